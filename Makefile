@@ -1,0 +1,25 @@
+# Two commands: `make run` and `make test`. Both set up .venv first when it is missing or stale.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test bench install-pi clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/companion run
+
+test: $(STAMP)
+	SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $(BIN)/python -m pytest
+
+bench: $(STAMP)
+	$(BIN)/companion simulate --games 2000 --players 4 --seed 1
+
+clean:
+	rm -rf $(VENV) build *.egg-info
