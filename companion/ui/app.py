@@ -1,0 +1,174 @@
+"""The application: a stack of scenes, one non-blocking loop, and the inbox that worker threads feed.
+
+The loop never blocks: the camera pipeline runs in a worker thread and puts stable table states into `app.inbox`
+(a queue.Queue); GPIO presses come from the Controls poller. While a scene animates the loop runs at ~30 fps,
+otherwise it sleeps in pygame.event.wait with a timeout, so an idle app uses almost no CPU and only dirty scenes
+are redrawn.
+"""
+from __future__ import annotations
+
+import logging
+import queue
+import traceback
+
+import pygame
+
+from companion.ui.scene import Scene
+
+log = logging.getLogger(__name__)
+
+ANIMATION_FPS = 30
+IDLE_WAIT_MS = 100  # how often an idle app wakes up to poll the inbox and the buttons
+
+
+class App:
+    def __init__(self, size=(800, 480), lang: str = "en", preferences=None, store=None, devices=None,
+                 strict: bool = False):
+        from companion.ui.preferences import Preferences
+
+        self.size = tuple(size)
+        self.preferences = preferences if preferences is not None else Preferences()
+        self.lang = lang or self.preferences.lang
+        self.store = store
+        self.devices = devices
+        self.strict = strict  # tests: a screen's exception propagates instead of becoming a message
+        self.scenes: list[Scene] = []
+        self.inbox: queue.Queue = queue.Queue()
+        self.running = False
+        self.errors: list[str] = []
+        self.simulate = False
+
+    # -- the scene stack ----------------------------------------------------------------------------------
+    @property
+    def top(self) -> Scene | None:
+        return self.scenes[-1] if self.scenes else None
+
+    def push(self, scene: Scene) -> None:
+        self.scenes.append(scene)
+        scene.dirty = True
+
+    def pop(self) -> Scene | None:
+        if len(self.scenes) <= 1:
+            return None  # the launcher stays
+        scene = self.scenes.pop()
+        self.top.on_enter()
+        return scene
+
+    def replace(self, scene: Scene) -> None:
+        if self.scenes:
+            self.scenes.pop()
+        self.push(scene)
+
+    def home(self) -> None:
+        del self.scenes[1:]
+        if self.top:
+            self.top.on_enter()
+
+    # -- input ------------------------------------------------------------------------------------------
+    def finger_position(self, event) -> tuple[int, int]:
+        return int(event.x * self.size[0]), int(event.y * self.size[1])
+
+    def post_control(self, control: str, action: str = "press") -> None:
+        self.dispatch(pygame.event.Event(pygame.USEREVENT, control=control, action=action))
+
+    def dispatch(self, event) -> None:
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type == pygame.VIDEORESIZE:
+            self.size = (event.w, event.h)
+            for scene in self.scenes:
+                scene.dirty = True
+            return
+        if self.top is not None:
+            try:
+                self.top.handle(event)
+            except Exception as error:
+                self.report_error(error)
+
+    def drain_inbox(self) -> None:
+        """Hand what the worker threads produced to the scene on top, as app events."""
+        while True:
+            try:
+                kind, payload = self.inbox.get_nowait()
+            except queue.Empty:
+                return
+            self.dispatch(pygame.event.Event(pygame.USEREVENT, **{kind: payload}))
+
+    def poll_devices(self) -> None:
+        if self.devices is None:
+            return
+        for control, action in self.devices.poll_controls():
+            self.post_control(control, action)
+        status = self.devices.camera_status_change()
+        if status is not None:
+            self.dispatch(pygame.event.Event(pygame.USEREVENT, camera=status))
+
+    def report_error(self, error: Exception) -> None:
+        if self.strict:
+            raise error
+        log.error("screen error: %s", "".join(traceback.format_exception(error)))
+        self.errors.append(str(error))
+
+    # -- saving -------------------------------------------------------------------------------------------
+    def record(self, game_key: str, game_id: str, action: dict, state: dict, finished: bool = False) -> bool:
+        """Save an action before the screen acknowledges it. False (and a message) when the save failed."""
+        if self.store is None:
+            return True
+        try:
+            self.store.record(game_key, game_id, action, state, finished=finished)
+            return True
+        except Exception as error:
+            log.error("could not save: %s", error)
+            self.errors.append(f"save failed: {error}")
+            return False
+
+    # -- one frame --------------------------------------------------------------------------------------
+    def step(self, events, dt: float) -> None:
+        for event in events:
+            self.dispatch(event)
+        self.drain_inbox()
+        self.poll_devices()
+        if self.top is not None:
+            try:
+                self.top.update(dt)
+            except Exception as error:
+                self.report_error(error)
+
+    def render(self, surface, force: bool = False) -> bool:
+        scene = self.top
+        if scene is None or not (scene.dirty or force):
+            return False
+        scene.dirty = False
+        try:
+            scene.draw(surface)
+        except Exception as error:
+            self.report_error(error)
+        return True
+
+    @property
+    def animating(self) -> bool:
+        return bool(self.top is not None and getattr(self.top, "animating", False))
+
+    def run(self, fullscreen: bool = False) -> int:
+        flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
+        screen = pygame.display.set_mode(self.size if not fullscreen else (0, 0), flags)
+        self.size = screen.get_size()
+        pygame.display.set_caption("Tabletop companion")
+        clock = pygame.time.Clock()
+        self.running = True
+        forced = True
+        while self.running and self.scenes:
+            if self.animating:
+                dt = clock.tick(ANIMATION_FPS) / 1000.0
+                events = pygame.event.get()
+            else:
+                first = pygame.event.wait(IDLE_WAIT_MS)
+                events = ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get()
+                dt = clock.tick() / 1000.0
+            self.step(events, dt)
+            screen = pygame.display.get_surface()
+            if self.render(screen, force=forced):
+                pygame.display.flip()
+            forced = False
+        return 0
