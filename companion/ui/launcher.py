@@ -6,7 +6,7 @@ import pygame
 from companion.ui import icons, theme
 from companion.ui.scene import Scene
 from companion.ui.screens import games, register_screen
-from companion.ui.widgets import Button, draw_paragraph, draw_text, grid, panel
+from companion.ui.widgets import Button, draw_paragraph, draw_text, fit_font, grid, panel
 
 
 class ComingSoonScene(Scene):
@@ -54,8 +54,10 @@ class LauncherScene(Scene):
             emblem.midleft = (cell.left + layout.px(14), cell.centery)
             icons.game_emblem(surface, emblem, entry.key)
             text_left = emblem.right + layout.px(14)
-            draw_text(surface, self.t(entry.title_key), layout.font(24, True), theme.TEXT,
-                      (text_left, cell.centery - layout.px(2)), "bottomleft", max_width=cell.right - text_left - 8)
+            title = self.t(entry.title_key)
+            title_font = fit_font(title, cell.right - text_left - layout.px(8), layout.px(24), True, layout.px(15))
+            draw_text(surface, title, title_font, theme.TEXT, (text_left, cell.centery - layout.px(2)), "bottomleft",
+                      max_width=cell.right - text_left - layout.px(8))
             if entry.start_factory is None:
                 draw_text(surface, self.t("common.coming_soon").split(":")[0], layout.font(16), theme.TEXT_DIM,
                           (text_left, cell.centery + layout.px(4)), "topleft")

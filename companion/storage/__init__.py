@@ -1,0 +1,1 @@
+"""Saved games and the history of finished ones, in SQLite."""

@@ -1,0 +1,1 @@
+"""Nightmarium screens: setup, live table, ability chain, win."""
