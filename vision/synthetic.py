@@ -250,12 +250,11 @@ class SceneGenerator:
         def fits(rects: list[np.ndarray]) -> bool:
             lo = np.min([r.min(axis=0) for r in rects], axis=0) - 0.12
             hi = np.max([r.max(axis=0) for r in rects], axis=0) + 0.12
-            if lo[0] < -half_x - 0.05 or hi[0] > half_x + 0.05 or lo[1] < -half_y - 0.05 or hi[1] > half_y + 0.05:
+            if lo[0] < -half_x - 0.2 or hi[0] > half_x + 0.2 or lo[1] < -half_y - 0.2 or hi[1] > half_y + 0.2:
                 return False
             image = project(homography, np.concatenate(rects))
             if (image < 4).any() or (image[:, 0] > width - 4).any() or (image[:, 1] > height - 4).any():
                 return False
-            print('fits', lo, hi, half_x, half_y, len(boxes))
             return all(hi[0] < b[0] or lo[0] > b[2] or hi[1] < b[1] or lo[1] > b[3] for b in boxes)
 
         def claim(rects: list[np.ndarray]) -> None:
