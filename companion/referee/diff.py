@@ -22,10 +22,6 @@ class CreatureChange:
     added: tuple[Card, ...]  # cards now on top, bottom-up
     whole: bool = False  # the whole creature is gone
 
-    @property
-    def height_before(self) -> int:
-        return 0 if self.creature_id is None else -1
-
 
 def common_prefix(first: tuple[Card, ...], second: tuple[Card, ...]) -> int:
     length = 0

@@ -3,7 +3,7 @@
 import pytest
 
 from companion.games.nightmarium import (Discard, DiscardRevealed, Draw, IllegalMove, Order, Place, PlaceSeal, Play,
-                                         PlaySeal, Target)
+                                         PlaySeal, Replay, Target)
 
 from .helpers import HEAD, LEGS, TORSO, CardBox, event_types, position
 
@@ -213,6 +213,24 @@ def test_herald_places_both_cards_before_resolving_and_must_place_what_fits():
     assert event_types(events)[:3] == ["herald_discard", "chain_interrupted", "completion"]
 
 
+def test_herald_may_discard_first_the_card_the_other_will_displace():
+    """RU 2014 example (L185, L193): "one does not fit and Аня discards it; the second, a head, goes on №2" - the
+    discarded head would have fitted before the other head took the only slot, so the pair is judged together."""
+    cards = CardBox()
+    head = cards("red", "head", "herald")
+    wanted, spare = cards("green", "head", "mourner"), cards("brown", "head")
+    game = position([("Ann", [head], [body(cards), body(cards)]), ("Bob", [], [])],
+                    deck=[spare, wanted] + cards.filler(4))
+    first, second = [c.id for c in game.players[0].creatures]
+    game.push(Play(head, first, HEAD))
+    game.push(DiscardRevealed(spare))
+    with pytest.raises(IllegalMove) as error:   # now the other head must take the slot
+        game.push(DiscardRevealed(wanted))
+    assert error.value.rule == "herald.must-place"
+    game.push(Place(wanted, second, HEAD))
+    assert game.creature(second).complete
+
+
 def test_herald_completing_two_creatures_lets_the_player_order_them():
     """RULES.md N2: the player orders two completions; neither interrupts the other."""
     cards = CardBox()
@@ -285,7 +303,9 @@ def test_ru_win_at_end_of_turn_after_the_second_action():
 
 
 def test_seal_replays_only_matching_abilities_without_penalty():
-    """RULES.md 1.13.6-7: only abilities on cards of the seal's legion replay; sealing is no completion."""
+    """RULES.md 1.13.6-7: only abilities on cards of the seal's legion replay; sealing is no completion.
+    The RU rulebook says the player *may* replay ("Вы можете разыграть снова"), so the replay is offered, not forced
+    (RULES.md 1.13.10 / N8 recommend mandatory; the rulebook wins)."""
     cards = CardBox()
     creature = [(cards("red", "legs", "mourner"), LEGS), (cards("blue", "torso", "mourner"), TORSO),
                 (cards("red", "head"), HEAD)]
@@ -293,8 +313,22 @@ def test_seal_replays_only_matching_abilities_without_penalty():
     game = position([("Ann", [seal], [creature]), ("Bob", cards.filler(2), [])], deck=cards.filler(6), seals=True)
     events = game.push(PlaySeal(seal, game.players[0].creatures[0].id))
     assert "pure_legion" not in event_types(events) and "completion" not in event_types(events)
+    assert game.prompt.kind == "seal_replay" and set(game.legal_moves()) == {Replay(True), Replay(False)}
+    events = game.push(Replay(True))
     assert [(e["part"], e["ability"]) for e in events if e["type"] == "ability"] == [("legs", "mourner")]
     assert len(game.players[0].hand) == 2
+
+
+def test_seal_replay_may_be_declined_and_the_creature_stays_embodied():
+    """RU 2014 advanced rules: the replay is optional; the protection is not."""
+    cards = CardBox()
+    creature = [(cards("red", "legs", "mourner"), LEGS), (cards("blue", "torso"), TORSO), (cards("red", "head"), HEAD)]
+    seal = cards.seal("red")
+    game = position([("Ann", [seal], [creature]), ("Bob", [], [])], deck=cards.filler(6), seals=True)
+    game.push(PlaySeal(seal, game.players[0].creatures[0].id))
+    events = game.push(Replay(False))
+    assert "ability" not in event_types(events) and game.players[0].creatures[0].embodied
+    assert game.actions_left == 1 and game.prompt is None
 
 
 def test_embodied_creature_is_untouchable():
@@ -324,6 +358,7 @@ def test_seal_played_by_jester_truncates_the_chain():
     game.push(Play(head, resolving, HEAD))
     events = game.push(PlaceSeal(seal, target))
     assert {"type": "chain_interrupted", "creature": resolving, "lost": [["legs", "mourner"]]} in events
+    events = game.push(Replay(True))
     assert [e["creature"] for e in events if e["type"] == "ability"] == [target]
 
 

@@ -61,9 +61,10 @@ def test_russian_example_anya_borya_vova_gena():
     # Step 6: the torso Mourner drew d1, d2; Step 7: the legs Herald revealed r1, r2.
     assert k["d1"] in anya.hand and k["d2"] in anya.hand
     assert game.prompt.kind == "herald" and game.revealed == [k["r1"], k["r2"]]
-    game.push(Place(k["r2"], n2, HEAD))
-    assert game.prompt.kind == "herald"  # r1 still waits: both cards are handled before the completion
+    # The RU text narrates the discard first: r1 is judged together with r2, which will take the only head slot.
     game.push(DiscardRevealed(k["r1"]))
+    assert game.prompt.kind == "herald"  # r2 still waits: both cards are handled before the completion
+    game.push(Place(k["r2"], n2, HEAD))
     assert game.creature(n2).complete and game.creature(n2).top == k["r2"]
     # Step 8-9: №2 is mixed; its new head's Jester puts h4 as the torso of №3.
     assert game.prompt.kind == "jester" and game.prompt.creature_id == n2

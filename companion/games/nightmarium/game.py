@@ -18,7 +18,7 @@ from . import abilities
 from .cards import DECK, SEALS, Ability, Card, Legion, Part, card_from_json
 from .errors import IllegalMove
 from .moves import (CannotPerform, Discard, DiscardDraw, DiscardRevealed, Draw, Move, Order, Place, PlaceSeal, Play,
-                    PlaySeal, Reveal, Target, move_from_json)
+                    PlaySeal, Replay, Reveal, Target, move_from_json)
 from .placement import find_creature, legal_placements, placement_error, seal_error
 from .state import ChainFrame, Creature, OrderChoice, Player, Prompt, task_from_json
 from .variants import EDITIONS, WIN_TARGETS, Edition
@@ -136,6 +136,11 @@ class Game:
             return Prompt("completion_order", task.owner,
                           f"{self._name(task.owner)}: choose which creature resolves first.")
         frame: ChainFrame = task
+        if frame.awaiting_replay:
+            legion = self.creature(frame.creature_id).seal.legion.value
+            return Prompt("seal_replay", frame.owner,
+                          f"{self._name(frame.owner)} may replay the {legion} abilities of creature "
+                          f"{frame.creature_id}, head to legs. Replay them?", creature_id=frame.creature_id)
         if frame.penalty_due:
             victim = frame.penalty_due[0]
             legion = frame.penalty_legion
@@ -226,6 +231,9 @@ class Game:
         if prompt.kind == "completion_order":
             for _, creature_id in self.stack[-1].due:
                 yield Order(creature_id)
+        elif prompt.kind == "seal_replay":
+            yield Replay(True)
+            yield Replay(False)
         elif prompt.kind == "penalty":
             if self.observed:
                 return
@@ -286,6 +294,7 @@ class Game:
             raise IllegalMove("prompt.none", "Nothing is waiting for an answer: it is time for an action.")
         handler = {
             ("completion_order", Order): self._answer_order,
+            ("seal_replay", Replay): self._answer_replay,
             ("penalty", Discard): self._answer_penalty,
             ("reveal", Reveal): self._answer_reveal,
             ("herald", Place): self._answer_herald_place,
@@ -359,6 +368,14 @@ class Game:
         self.stack += (ChainFrame(move.creature_id, task.owner, chosen[0][0]),)
         self._log("order", player=task.owner, first=move.creature_id)
 
+    def _answer_replay(self, move: Replay) -> None:
+        frame: ChainFrame = self.stack[-1]
+        self._log("seal_replay", player=frame.owner, creature=frame.creature_id, accepted=move.accept)
+        if move.accept:
+            self.stack = self.stack[:-1] + (replace(frame, awaiting_replay=False),)
+        else:
+            self.stack = self.stack[:-1]
+
     def _answer_penalty(self, move: Discard) -> None:
         """RULES.md 1.7 step 2: one card of the legion if held, else two cards, else what they have."""
         frame: ChainFrame = self.stack[-1]
@@ -425,12 +442,31 @@ class Game:
 
     def _answer_herald_discard(self, move: DiscardRevealed) -> None:
         owner = self.stack[-1].owner
-        if any(True for _ in legal_placements(self.players[owner], move.card, self.win_target, self.seals)):
-            raise IllegalMove("herald.must-place", "That card has a legal position: Herald must place it.")
         card = self._take_revealed(move.card)
+        player = self.players[owner]
+        if self._fits(player, card) and not any(self._placing_blocks(player, other, card) for other in self.revealed):
+            raise IllegalMove("herald.must-place", "That card has a legal position: Herald must place it.")
         self.discard.append(card)
         self._log("herald_discard", player=owner, card=card.to_json())
         self._after_herald_card()
+
+    def _fits(self, player: Player, card: Card) -> bool:
+        return any(True for _ in legal_placements(player, card, self.win_target, self.seals))
+
+    def _placing_blocks(self, player: Player, other: Card, card: Card) -> bool:
+        """Could the other revealed card be placed so that this one fits nowhere? The RU example discards the
+        unsuitable card first and then places the other, so the pair is judged together."""
+        for creature_id, part in legal_placements(player, other, self.win_target, self.seals):
+            creatures = list(player.creatures)
+            if creature_id is None:
+                creatures.append(Creature(0, -1, ((other, part),)))
+            else:
+                index = next(i for i, c in enumerate(creatures) if c.id == creature_id)
+                old = creatures[index]
+                creatures[index] = replace(old, seal=other) if part is None else old.with_card(other, part)
+            if not self._fits(Player(player.name, [], creatures), card):
+                return True
+        return False
 
     def _after_herald_card(self) -> None:
         # RULES.md N1: both revealed cards are handled before any completion they caused resolves.
@@ -516,6 +552,8 @@ class Game:
             if not frame.started:
                 self._start_frame(frame)
                 continue
+            if frame.awaiting_replay:
+                return
             if frame.penalty_due:
                 victim = frame.penalty_due[0]
                 if self.players[victim].hand:
@@ -569,8 +607,12 @@ class Game:
             self.stack += (replace(frame, started=True, abilities=creature.abilities_top_down(),
                                    penalty_legion=legion, penalty_due=due),)
         else:
-            self._log("seal_resolution", player=frame.owner, creature=creature.id, legion=creature.seal.legion.value)
-            self.stack += (replace(frame, started=True, abilities=creature.abilities_top_down(creature.seal.legion)),)
+            # RU 2014 advanced rules: "you may replay its abilities, top down", only those of the seal's legion.
+            replayable = creature.abilities_top_down(creature.seal.legion)
+            self._log("seal_resolution", player=frame.owner, creature=creature.id, legion=creature.seal.legion.value,
+                      abilities=[[part.value, ability.value] for part, ability in replayable])
+            if replayable:
+                self.stack += (replace(frame, started=True, abilities=replayable, awaiting_replay=True),)
 
     def _finish_ability(self, due: list[tuple[str, int]]) -> None:
         """The current ability is done. A completion (or seal) it caused interrupts the chain for good."""

@@ -126,8 +126,16 @@ class CannotPerform(Move):
     kind = "cannot_perform"
 
 
+@dataclass(frozen=True, slots=True)
+class Replay(Move):
+    """RU advanced rules: after sealing, whether to replay the abilities of the seal's legion ("вы можете")."""
+
+    accept: bool
+    kind = "replay"
+
+
 MOVE_TYPES = {cls.kind: cls for cls in (Draw, DiscardDraw, Play, PlaySeal, Discard, Place, PlaceSeal,
-                                        DiscardRevealed, Target, Order, Reveal, CannotPerform)}
+                                        DiscardRevealed, Target, Order, Reveal, CannotPerform, Replay)}
 
 
 def move_from_json(data: dict) -> Move:

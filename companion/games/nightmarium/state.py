@@ -78,6 +78,7 @@ class ChainFrame:
     penalty_legion: Legion | None = None
     penalty_due: tuple[int, ...] = ()  # opponents who still owe a pure-legion discard, in seat order
     in_progress: bool = False  # the current ability has begun and waits for answers (Herald's revealed cards)
+    awaiting_replay: bool = False  # a seal's replay waits for the player to say whether to replay (it is optional)
 
     @property
     def current(self) -> tuple[Part, Ability] | None:
@@ -92,14 +93,15 @@ class ChainFrame:
                 "abilities": [[part.value, ability.value] for part, ability in self.abilities],
                 "next_index": self.next_index, "started": self.started,
                 "penalty_legion": self.penalty_legion.value if self.penalty_legion else None,
-                "penalty_due": list(self.penalty_due), "in_progress": self.in_progress}
+                "penalty_due": list(self.penalty_due), "in_progress": self.in_progress,
+                "awaiting_replay": self.awaiting_replay}
 
     @classmethod
     def from_json(cls, data: dict) -> "ChainFrame":
         return cls(data["creature_id"], data["owner"], data["kind"],
                    tuple((Part(p), Ability(a)) for p, a in data["abilities"]), data["next_index"],
                    data["started"], Legion(data["penalty_legion"]) if data["penalty_legion"] else None,
-                   tuple(data["penalty_due"]), data["in_progress"])
+                   tuple(data["penalty_due"]), data["in_progress"], data["awaiting_replay"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +127,8 @@ def task_from_json(data: dict):
 class Prompt:
     """A choice the engine waits for. `player` answers it; the legal answers come from Game.legal_moves()."""
 
-    kind: str  # penalty | herald | jester | executioner | scavenger | devourer | completion_order | reveal
+    kind: str  # penalty | herald | jester | executioner | scavenger | devourer | completion_order | reveal |
+    #            seal_replay
     player: int
     message: str
     ability: Ability | None = None

@@ -1,0 +1,94 @@
+"""From a card's four image corners to a feature vector: the badge and icon as gradient and brightness patterns,
+and the legion tint as white-balanced colour statistics."""
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import CARD_HEIGHT, CARD_WIDTH
+from .layout import BADGE_BOX, EMBLEM_BOX, STRIPE_BOX
+
+EMBLEM_SIZE = (32, 50)  # width, height of the warped emblem patch
+OVERVIEW_SIZE = (48, 31)  # the whole card, small, for colour statistics
+ORIENTATION_BINS = 8
+CELL = 4
+
+
+def _box_matrix(corners: np.ndarray, box: tuple[int, int, int, int], size: tuple[int, int]):
+    import cv2
+
+    x0, y0, x1, y1 = box
+    card = np.float32([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]])
+    to_image = cv2.getPerspectiveTransform(card, np.float32(corners))
+    width, height = size
+    box_to_card = np.array([[(x1 - x0) / width, 0, x0], [0, (y1 - y0) / height, y0], [0, 0, 1]], np.float64)
+    return to_image @ box_to_card
+
+
+def warp_box(frame: np.ndarray, corners: np.ndarray, box, size) -> np.ndarray:
+    import cv2
+
+    matrix = _box_matrix(corners, box, size)
+    # Sampling a region much larger than the output aliases: blur first in proportion to the shrink factor.
+    return cv2.warpPerspective(frame, matrix, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                               borderMode=cv2.BORDER_REPLICATE)
+
+
+def _gradient_histograms(gray: np.ndarray) -> np.ndarray:
+    import cv2
+
+    gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude, angle = cv2.cartToPolar(gx, gy)
+    bins = (angle * (ORIENTATION_BINS / (2 * np.pi))).astype(np.int32) % ORIENTATION_BINS
+    height, width = gray.shape
+    cells_y, cells_x = height // CELL, width // CELL
+    cell_index = (np.arange(height)[:, None] // CELL).clip(0, cells_y - 1) * cells_x + \
+        (np.arange(width)[None, :] // CELL).clip(0, cells_x - 1)
+    flat = (cell_index * ORIENTATION_BINS + bins).ravel()
+    hist = np.bincount(flat, weights=magnitude.ravel(), minlength=cells_y * cells_x * ORIENTATION_BINS)
+    hist = np.sqrt(hist)
+    return hist / (np.linalg.norm(hist) + 1e-6)
+
+
+def _chroma_stats(bgr: np.ndarray, white: np.ndarray) -> np.ndarray:
+    """Mean chromaticity (normalised r, g, b) of the region and of its saturated pixels, after white balance."""
+    balanced = bgr.reshape(-1, 3).astype(np.float32) / white
+    total = balanced.sum(axis=1, keepdims=True) + 1e-3
+    chroma = balanced / total
+    saturation = 1 - 3 * chroma.min(axis=1)
+    weights = np.clip(saturation - 0.15, 0, None)
+    weighted = (chroma * weights[:, None]).sum(axis=0) / (weights.sum() + 1e-3)
+    return np.concatenate([chroma.mean(axis=0), weighted, [saturation.mean()]])
+
+
+def card_features(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """The feature vector of the card whose own TL, TR, BR, BL corners lie at `corners` in a BGR uint8 frame."""
+    import cv2
+
+    corners = np.asarray(corners, np.float64)
+    width_px = np.linalg.norm(corners[1] - corners[0])
+    source = frame
+    shrink = width_px / CARD_WIDTH * (EMBLEM_BOX[2] - EMBLEM_BOX[0]) / EMBLEM_SIZE[0]
+    emblem = warp_box(source, corners, EMBLEM_BOX, EMBLEM_SIZE)
+    if shrink > 1.6:
+        # Big cards: warp at double size and area-downscale, which avoids aliasing without blurring the frame.
+        big = warp_box(source, corners, EMBLEM_BOX, (EMBLEM_SIZE[0] * 2, EMBLEM_SIZE[1] * 2))
+        emblem = cv2.resize(big, EMBLEM_SIZE, interpolation=cv2.INTER_AREA)
+    overview = warp_box(source, corners, (0, 0, CARD_WIDTH, CARD_HEIGHT), OVERVIEW_SIZE)
+    gray = cv2.cvtColor(emblem, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    normalised = (gray - gray.mean()) / (gray.std() + 1e-3)
+    coarse = cv2.resize(normalised, (EMBLEM_SIZE[0] // 2, EMBLEM_SIZE[1] // 2), interpolation=cv2.INTER_AREA)
+    white = np.percentile(emblem.reshape(-1, 3), 97, axis=0).astype(np.float32) + 1.0
+    ex0, ey0, ex1, ey1 = EMBLEM_BOX
+    bx0, by0, bx1, by1 = BADGE_BOX
+    sx = EMBLEM_SIZE[0] / (ex1 - ex0)
+    sy = EMBLEM_SIZE[1] / (ey1 - ey0)
+    badge = emblem[int((by0 - ey0) * sy):int((by1 - ey0) * sy), int((bx0 - ex0) * sx):int((bx1 - ex0) * sx)]
+    ox = OVERVIEW_SIZE[0] / CARD_WIDTH
+    stripe = overview[:, int(STRIPE_BOX[0] * ox):]
+    left = overview[:, : OVERVIEW_SIZE[0] // 4]
+    colour = np.concatenate([_chroma_stats(badge, white), _chroma_stats(stripe, white), _chroma_stats(left, white),
+                             _chroma_stats(overview, white)])
+    brightness = np.array([gray.mean() / 255, gray.std() / 128])
+    return np.concatenate([_gradient_histograms(normalised), coarse.ravel() * 0.05, colour * 2.0, brightness,
+                           [1.0]]).astype(np.float32)
