@@ -58,11 +58,11 @@ class Referee:
     def observe(self, table: TableState) -> Outcome:
         if self.game.over:
             return Outcome()
-        if not differences(self.game, table, self.player_of_seat):
-            self.warning = None
-            return Outcome()
         search = _Search(self.game, table, self.player_of_seat)
         moves = search.run()
+        if moves == []:
+            self.warning = None
+            return Outcome()
         if moves is None:
             self.warning = search.explain()
             return Outcome(warning=self.warning)
@@ -136,14 +136,26 @@ class _Search:
         self.first_changes: list[CreatureChange] = differences(game, table, player_of_seat)
 
     def run(self) -> list | None:
-        path: list = []
-        found = self._search(path, 0)
-        # the search leaves the engine as it found it; the caller replays the moves
-        return found
+        """Moves that explain the creatures and the discard pile's top; failing that, the creatures alone (the
+        discard pile also changes through button presses whose faces nobody entered). The engine is left as it was
+        found: the caller replays the moves."""
+        for strict in (True, False):
+            self.strict = strict
+            found = self._search([], 0)
+            if found is not None:
+                return found
+        return None
+
+    def _discard_matches(self) -> bool:
+        seen = self.table.discard_top
+        if seen is None:
+            return True
+        discard = self.game.discard
+        return bool(discard) and discard[-1].same_face(face_of(seen))
 
     def _search(self, path: list, depth: int) -> list | None:
         changes = differences(self.game, self.table, self.player_of_seat)
-        if not changes:
+        if not changes and (not self.strict or self._discard_matches()):
             return list(path)
         if depth >= MAX_DEPTH or self.nodes >= MAX_NODES or self.game.over:
             return None
@@ -172,18 +184,18 @@ class _Search:
         replaced = [change for change in changes if change.removed and change.added]
         if kind is None:
             for change in additions:
-                yield self._placement(change, Play, PlaySeal)
-            for change in replaced:  # top card swapped: maybe legal via several moves; start with the removal
-                yield from ()
+                if change.player == game.active:
+                    yield self._placement(change, Play, PlaySeal)
         elif kind == "jester":
             for change in additions:
-                yield self._placement(change, Place, PlaceSeal)
-            yield CannotPerform()
+                if change.player == prompt.player:
+                    yield self._placement(change, Place, PlaceSeal)
         elif kind == "reveal":
             yield from self._reveals(additions, prompt.count)
         elif kind == "herald":
             for change in additions:
-                yield self._placement(change, Place, PlaceSeal)
+                if change.player == prompt.player:
+                    yield self._placement(change, Place, PlaceSeal)
             for card in dict.fromkeys(game.revealed):
                 yield DiscardRevealed(card)
         elif kind in ("executioner", "devourer"):

@@ -1,0 +1,91 @@
+"""A synthetic table that plays a real game: the engine in full knowledge with RandomPlayer at every seat.
+
+Each step plays one move and reports what a camera and the players would report to the referee: the new stable
+table (as a TableState) when cards moved, and button presses for what the camera cannot see (draws, discards from
+hands, Herald's revealed faces, a Jester that cannot be performed, the order of two completions).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.games.nightmarium import (CannotPerform, Discard, DiscardDraw, Draw, Game, Order, Reveal)
+from companion.games.nightmarium.simulate import RandomPlayer
+from companion.referee.table_view import table_of
+
+INVISIBLE = (Draw, DiscardDraw, Discard, Order)
+
+
+@dataclass(frozen=True)
+class Happening:
+    kind: str  # "table" (payload: TableState) | "press" (payload: an observed-mode move)
+    payload: object
+
+
+def observed_version(move):
+    """The same move as the players report it: the cards' faces instead of their identities."""
+    if isinstance(move, DiscardDraw):
+        return DiscardDraw(tuple(card.as_face() for card in move.cards))
+    if isinstance(move, Discard):
+        return Discard(move.player, tuple(card.as_face() for card in move.cards))
+    return move
+
+
+class SimulatedTable:
+    def __init__(self, players: list[str], seed: int = 0, edition: str = "ru2014", win_target: int = 5,
+                 seals: bool = False, max_moves: int = 5000):
+        self.game = Game.new(players, edition=edition, win_target=win_target, seals=seals, seed=seed)
+        self.game.keep_history = False
+        self.player = RandomPlayer(seed)
+        self.moves_left = max_moves
+
+    @property
+    def over(self) -> bool:
+        return self.game.over or self.moves_left <= 0
+
+    def table(self):
+        return table_of(self.game)
+
+    def step(self) -> list[Happening]:
+        if self.over:
+            return []
+        self.moves_left -= 1
+        game = self.game
+        before = table_of(game)
+        start = len(game.events)
+        move = self.player.choose(game)
+        game.push(move)
+        happenings = []
+        if isinstance(move, INVISIBLE):
+            happenings.append(Happening("press", observed_version(move)))
+        after = table_of(game)
+        if after != before:
+            happenings.append(Happening("table", after))
+        for event in game.events[start:]:
+            if event["type"] == "ability_failed" and event["ability"] == "jester":
+                happenings.append(Happening("press", CannotPerform()))
+            elif event["type"] == "reveal":
+                faces = tuple(card.as_face() for card in game.revealed) if game.revealed else ()
+                happenings.append(Happening("press", Reveal(faces or self._revealed_from(event))))
+        return happenings
+
+    @staticmethod
+    def _revealed_from(event: dict):
+        from companion.games.nightmarium import card_from_json
+
+        return tuple(card_from_json(card).as_face() for card in event.get("cards", ()))
+
+
+def feed(referee, happening: Happening):
+    """Give one happening to a referee, as the players at a real table would.
+
+    A Jester that cannot be performed is declared only when the referee asks (it may already know, e.g. from an
+    empty hand).
+    """
+    if happening.kind == "table":
+        return referee.observe(happening.payload)
+    prompt = referee.game.prompt
+    if isinstance(happening.payload, CannotPerform) and (prompt is None or prompt.kind != "jester"):
+        from companion.referee.referee import Outcome
+
+        return Outcome()
+    return referee.press(happening.payload)

@@ -1,0 +1,82 @@
+"""Linear classifiers (ridge regression to one-hot targets) over card features: legion, parts, ability, and whether
+a quad really is a card the right way up. The weights live in vision/params/model.json, written by vision.train."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .table_state import ABILITIES, LEGIONS
+
+PARAMS_DIR = Path(__file__).resolve().parent / "params"
+DEFAULT_MODEL = PARAMS_DIR / "model.json"
+PART_SETS = (("legs",), ("torso",), ("head",), ("legs", "torso"), ("torso", "head"), ("legs", "torso", "head"))
+HEADS = {
+    "legion": LEGIONS,
+    "parts": PART_SETS,
+    "ability": (None,) + ABILITIES,
+    "card": (True, False),
+}
+SHARPNESS = 6.0  # turns ridge scores (about 0 or 1) into probabilities
+
+
+class ModelError(Exception):
+    pass
+
+
+def fit_ridge(features: np.ndarray, labels: np.ndarray, classes: int, regulariser: float) -> np.ndarray:
+    targets = np.eye(classes, dtype=np.float64)[labels]
+    gram = features.T.astype(np.float64) @ features.astype(np.float64)
+    gram[np.diag_indices_from(gram)] += regulariser
+    return np.linalg.solve(gram, features.T.astype(np.float64) @ targets).astype(np.float32)
+
+
+def softmax(scores: np.ndarray) -> np.ndarray:
+    scaled = SHARPNESS * scores
+    scaled -= scaled.max(axis=-1, keepdims=True)
+    exp = np.exp(scaled)
+    return exp / exp.sum(axis=-1, keepdims=True)
+
+
+@dataclass
+class CardModel:
+    weights: dict[str, np.ndarray]
+    about: dict
+
+    def probabilities(self, features: np.ndarray) -> dict[str, np.ndarray]:
+        features = np.atleast_2d(features)
+        return {head: softmax(features @ weight) for head, weight in self.weights.items()}
+
+    def to_json(self) -> dict:
+        return {"about": self.about,
+                "weights": {head: np.round(w.astype(np.float64), 5).tolist() for head, w in self.weights.items()}}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "CardModel":
+        try:
+            weights = {head: np.asarray(data["weights"][head], np.float32) for head in HEADS}
+        except (KeyError, TypeError, ValueError) as error:
+            raise ModelError(f"the recogniser's parameter file is incomplete ({error})") from None
+        sizes = {w.shape[0] for w in weights.values()}
+        if len(sizes) != 1 or any(w.shape[1] != len(HEADS[h]) for h, w in weights.items()):
+            raise ModelError("the recogniser's parameter file has weights of mismatched shapes")
+        return cls(weights, data.get("about", {}))
+
+    @classmethod
+    def load(cls, path: Path | str = DEFAULT_MODEL) -> "CardModel":
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            raise ModelError(f"no recogniser parameters at {path}: run `python -m vision.train`") from None
+        except (OSError, ValueError) as error:
+            raise ModelError(f"cannot read the recogniser parameters at {path}: {error}") from None
+        return cls.from_json(data)
+
+    def save(self, path: Path | str) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(".tmp")
+        temporary.write_text(json.dumps(self.to_json(), separators=(",", ":")), encoding="utf-8")
+        temporary.replace(path)  # a crash mid-write never leaves a half-written parameter file

@@ -1,0 +1,111 @@
+"""Learn the recogniser's weights from the training scans (every scan except the held-out fifth) and from the
+code-drawn stand-in faces, by rendering them into small synthetic scenes.
+
+    python -m vision.train [--samples 2500] [--out vision/params/model.json]
+
+Only numeric weights are written; no image data.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+from .cards import CARD_HEIGHT, CardFacts, all_cards, training_cards
+from .features import card_features
+from .model import DEFAULT_MODEL, HEADS, CardModel, fit_ridge
+from .synthetic import Conditions, SceneGenerator
+
+PATCH_SIZE = (640, 520)
+REGULARISER = {"legion": 3.0, "parts": 3.0, "ability": 3.0, "card": 3.0}
+
+
+def jitter(corners: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
+    width = np.linalg.norm(corners[1] - corners[0])
+    return corners + rng.normal(0, amount * width, corners.shape) + rng.normal(0, amount * width, (1, 2))
+
+
+def shift_along_column(corners: np.ndarray, fraction: float) -> np.ndarray:
+    """The quad moved by `fraction` of a card height towards the card's own top: a wrongly split column."""
+    down = corners[3] - corners[0]
+    return corners - down * fraction
+
+
+def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, extra=None):
+    """Feature rows and labels for every head; `extra` adds (frame, corners, card) examples (from teach)."""
+    rng = np.random.default_rng(seed)
+    generator = SceneGenerator(seed, size=PATCH_SIZE, card_ids=[c.id for c in cards], use_scans=use_scans)
+    rows = {head: ([], []) for head in HEADS}
+    ids = [c.id for c in cards]
+    facts = {c.id: c for c in cards}
+
+    def add_positive(frame, corners, card):
+        features = card_features(frame, corners)
+        rows["legion"][0].append(features); rows["legion"][1].append(HEADS["legion"].index(card.legion))
+        rows["parts"][0].append(features); rows["parts"][1].append(HEADS["parts"].index(tuple(card.parts)))
+        rows["ability"][0].append(features); rows["ability"][1].append(HEADS["ability"].index(card.ability))
+        rows["card"][0].append(features); rows["card"][1].append(0)
+
+    def add_negative(frame, corners):
+        rows["card"][0].append(card_features(frame, corners)); rows["card"][1].append(1)
+
+    made = 0
+    while made < samples:
+        conditions = Conditions.random(rng)
+        conditions.card_width_px = float(rng.uniform(120, 330))
+        conditions.tilt_deg = float(rng.uniform(0, 28))
+        conditions.hand = False
+        column = [int(rng.choice(ids)) for _ in range(int(rng.integers(1, 4)))]
+        scene = generator.render({int(rng.integers(0, 4)): [column]}, conditions, deck=bool(rng.random() < 0.3))
+        for truth in scene.cards:
+            card = facts[truth.card_id]
+            add_positive(scene.frame, jitter(truth.corners, rng, 0.012), card)
+            made += 1
+            add_negative(scene.frame, jitter(np.roll(truth.corners, 2, axis=0), rng, 0.012))
+            add_negative(scene.frame, jitter(shift_along_column(truth.corners, rng.choice([-0.5, 0.5])), rng, 0.01))
+            if rng.random() < 0.3:
+                add_negative(scene.frame, jitter(np.roll(truth.corners, 1, axis=0)[[1, 2, 3, 0]], rng, 0.01))
+        if rng.random() < 0.3:
+            # Bare table and the deck's back are not cards.
+            offset = rng.uniform(0, 200, 2)
+            quad = np.array([[0, 0], [200, 0], [200, 128], [0, 128]], np.float64) + offset
+            add_negative(scene.frame, quad)
+    for frame, corners, card in extra or ():
+        for _ in range(20):
+            add_positive(frame, jitter(np.asarray(corners, np.float64), rng, 0.012), card)
+    return {head: (np.array(x, np.float32), np.array(y)) for head, (x, y) in rows.items()}
+
+
+def fit(rows) -> dict[str, np.ndarray]:
+    return {head: fit_ridge(x, y, len(HEADS[head]), REGULARISER[head]) for head, (x, y) in rows.items()}
+
+
+def train(samples: int, seed: int, extra=None) -> CardModel:
+    scanned = list(training_cards())
+    rows = collect(scanned, samples, seed, use_scans=True, extra=extra) if scanned else None
+    standin_rows = collect(list(all_cards()), max(300, samples // 4), seed + 1, use_scans=False)
+    if rows is None:
+        rows = standin_rows
+    else:
+        rows = {head: (np.concatenate([rows[head][0], standin_rows[head][0]]),
+                       np.concatenate([rows[head][1], standin_rows[head][1]])) for head in HEADS}
+    about = {"trained_on": [c.scan for c in scanned], "samples": samples, "seed": seed,
+             "note": "ridge-regression weights over vision.features.card_features; scans every 5th held out"}
+    return CardModel(fit(rows), about)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--samples", type=int, default=2500, help="positive training crops from scans")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", default=str(DEFAULT_MODEL))
+    args = parser.parse_args(argv)
+    model = train(args.samples, args.seed)
+    model.save(args.out)
+    print(f"wrote {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
