@@ -69,8 +69,21 @@ class Referee:
         start = len(self.game.events)
         for move in moves:
             self.game.push(move)
+        moves = moves + self._apply_forced()
         self.warning = None
         return Outcome(moves=moves, events=self.game.events[start:])
+
+    def _apply_forced(self) -> list:
+        """Moves the rules leave no choice about: a card Herald revealed that fits nowhere is discarded (RULES.md
+        1.8 Herald). The camera may not catch the card on its way to the discard pile."""
+        forced = []
+        while self.game.prompt is not None and self.game.prompt.kind == "herald":
+            answers = list(self.game.legal_moves())
+            if not answers or not all(isinstance(move, DiscardRevealed) for move in answers):
+                break
+            self.game.push(answers[0])
+            forced.append(answers[0])
+        return forced
 
     # -- buttons and manual entry ---------------------------------------------------------------------------
     def press(self, move) -> Outcome:
@@ -80,7 +93,8 @@ class Referee:
             self.game.push(move)
         except IllegalMove as error:
             return Outcome(warning=RuleWarning(error.rule, str(error)))
-        return Outcome(moves=[move], events=self.game.events[start:])
+        moves = [move] + self._apply_forced()
+        return Outcome(moves=moves, events=self.game.events[start:])
 
     def undo(self):
         try:

@@ -264,15 +264,22 @@ class Game:
         if not found and fallback is not None:
             yield fallback
 
+    def legal_plays(self):
+        """The Play (and PlaySeal) actions open now: the interesting part of legal_moves() for a player or a bot."""
+        if self.winner is not None or self.stack or self.observed:
+            return
+        player = self.players[self.active]
+        for card in dict.fromkeys(player.hand):
+            if self.first_play_legion is not None and card.legion is not self.first_play_legion:
+                continue
+            yield from self._placements(player, card, Play, PlaySeal)
+
     def _legal_actions(self):
         player = self.players[self.active]
         yield Draw()
         if self.observed:
             return
-        for card in dict.fromkeys(player.hand):
-            if self.first_play_legion is not None and card.legion is not self.first_play_legion:
-                continue
-            yield from self._placements(player, card, Play, PlaySeal)
+        yield from self.legal_plays()
         for size in range(1, len(player.hand) + 1):
             for cards in itertools.combinations(player.hand, size):
                 yield DiscardDraw(cards)

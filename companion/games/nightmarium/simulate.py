@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from .cards import DECK, SEALS
 from .game import Game
-from .moves import DiscardDraw, Draw, Play, PlaySeal
+from .moves import DiscardDraw, Draw
 
 
 class RandomPlayer:
@@ -24,7 +24,7 @@ class RandomPlayer:
         if game.prompt is not None:
             return self.rng.choice(list(game.legal_moves()))
         hand = game.players[game.active].hand
-        plays = [move for move in game.legal_moves() if isinstance(move, (Play, PlaySeal))]
+        plays = list(game.legal_plays())
         kinds = [("draw", self.DRAW_WEIGHT)]
         if plays:
             kinds.append(("play", self.PLAY_WEIGHT))
@@ -109,7 +109,7 @@ def play_one(game: Game, player: RandomPlayer, max_moves: int = 20000, check_eve
         if game.over:
             break
         game.push(player.choose(game))
-        if check_every_move or not game.stack:
+        if check_every_move or (not game.stack and game.actions_left == 2):
             problems = invariant_violations(game)
             if problems:
                 violations.extend(problems)

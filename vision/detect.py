@@ -1,0 +1,121 @@
+"""Find card-shaped quads in a frame: single cards and columns of abutting cards, at any rotation.
+
+Edges are found on a reduced copy of the frame; closed outlines whose convex hull is close to a quadrilateral are
+kept, largest first, so a column's outline wins over the seams inside it. Splitting a column into cards is left to
+the pipeline, which tries the plausible splits and keeps the one the classifier believes.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import CARD_ASPECT
+
+WORK_LONG_SIDE = 820  # detection runs on a copy about this wide
+MIN_CARD_FRACTION = 0.045  # the smallest card width we look for, as a fraction of the frame's long side
+
+
+def _order_quad(quad: np.ndarray) -> np.ndarray:
+    """Clockwise order (in image coordinates) starting from the point nearest the top-left."""
+    centre = quad.mean(axis=0)
+    angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
+    quad = quad[np.argsort(angles)]
+    start = int(np.argmin(quad.sum(axis=1)))
+    return np.roll(quad, -start, axis=0)
+
+
+def _refine_quad(hull: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Fit a line to the hull points along each side and intersect neighbours: rounded corners then do not pull
+    the corners inwards."""
+    import cv2
+
+    points = hull.reshape(-1, 2).astype(np.float32)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        direction = b - a
+        length = np.linalg.norm(direction)
+        if length < 1e-6:
+            return quad
+        direction /= length
+        normal = np.array([-direction[1], direction[0]])
+        along = (points - a) @ direction
+        distance = np.abs((points - a) @ normal)
+        # Keep the middle of each side: the rounded corners are at the ends.
+        near = points[(distance < max(2.0, 0.03 * length)) & (along > 0.15 * length) & (along < 0.85 * length)]
+        if len(near) < 2:
+            # Hull points are sparse along straight sides: sample the side itself.
+            near = np.array([a + direction * length * t for t in (0.25, 0.5, 0.75)], np.float32)
+        vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    refined = []
+    for i in range(4):
+        (p, u), (q, v) = lines[i - 1], lines[i]
+        matrix = np.array([u, -v]).T
+        if abs(np.linalg.det(matrix)) < 1e-6:
+            return quad
+        t = np.linalg.solve(matrix, q - p)
+        refined.append(p + u[0:2] * t[0])
+    refined = np.array(refined)
+    if np.abs(refined - quad).max() > 0.08 * np.linalg.norm(quad[1] - quad[0]) + 3:
+        return quad
+    return refined
+
+
+def find_quads(frame: np.ndarray) -> list[np.ndarray]:
+    """Quads (4x2 float, full-frame pixels, clockwise from top-left) that may be a card or a column of cards."""
+    import cv2
+
+    height, width = frame.shape[:2]
+    scale = min(1.0, WORK_LONG_SIDE / max(height, width))
+    small = cv2.resize(frame, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else frame
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    lab = cv2.cvtColor(small, cv2.COLOR_BGR2Lab)
+    blurred = cv2.GaussianBlur(gray, (5, 5), 0)
+    edges = cv2.Canny(blurred, 20, 60)
+    for channel in (1, 2):
+        edges |= cv2.Canny(cv2.GaussianBlur(lab[..., channel], (5, 5), 0), 8, 24)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+
+    long_side = max(small.shape[:2])
+    min_width = MIN_CARD_FRACTION * long_side
+    min_area = 0.8 * min_width * min_width / CARD_ASPECT
+    max_area = 0.5 * small.shape[0] * small.shape[1]
+    candidates = []
+    for contour in contours:
+        area = cv2.contourArea(contour)
+        if area < min_area or area > max_area:
+            continue
+        hull = cv2.convexHull(contour)
+        hull_area = cv2.contourArea(hull)
+        if hull_area <= 0:
+            continue
+        perimeter = cv2.arcLength(hull, True)
+        quad = None
+        for epsilon in (0.02, 0.03, 0.045, 0.06):
+            approx = cv2.approxPolyDP(hull, epsilon * perimeter, True)
+            if len(approx) == 4:
+                quad = approx.reshape(4, 2).astype(np.float64)
+                break
+        if quad is None or not cv2.isContourConvex(quad.astype(np.float32)):
+            continue
+        quad_area = cv2.contourArea(quad.astype(np.float32))
+        if quad_area < min_area or not 0.9 < hull_area / quad_area < 1.1 or area / hull_area < 0.85:
+            continue
+        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+        if sides.min() < 0.5 * min_width / CARD_ASPECT or sides.max() / sides.min() > 4.2:
+            continue
+        quad = _refine_quad(hull, _order_quad(quad))
+        candidates.append((quad_area, quad))
+
+    # Largest first; drop near-duplicates (inner and outer edge of the same outline). Quads nested in a larger
+    # one stay: the pipeline uses them when the larger quad turns out not to be a card or column.
+    candidates.sort(key=lambda item: -item[0])
+    kept: list[tuple[float, np.ndarray]] = []
+    for area, quad in candidates:
+        centre = tuple(float(v) for v in quad.mean(axis=0))
+        if any(area > 0.8 * other_area and cv2.pointPolygonTest(other.astype(np.float32), centre, False) >= 0
+               for other_area, other in kept):
+            continue
+        kept.append((area, quad))
+    return [_order_quad(q) / scale for _, q in kept]
