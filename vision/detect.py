@@ -61,6 +61,15 @@ def _refine_quad(hull: np.ndarray, quad: np.ndarray) -> np.ndarray:
     return refined
 
 
+def _edge_support(edges: np.ndarray, quad: np.ndarray, samples_per_side: int = 24) -> float:
+    """Fraction of points along the quad's sides (away from the rounded corners) that lie on an edge."""
+    t = np.linspace(0.12, 0.88, samples_per_side)[:, None]
+    points = np.concatenate([quad[i] + (quad[(i + 1) % 4] - quad[i]) * t for i in range(4)])
+    xs = points[:, 0].round().astype(int).clip(0, edges.shape[1] - 1)
+    ys = points[:, 1].round().astype(int).clip(0, edges.shape[0] - 1)
+    return float(np.count_nonzero(edges[ys, xs]) / len(points))
+
+
 def find_quads(frame: np.ndarray) -> list[np.ndarray]:
     """Quads (4x2 float, full-frame pixels, clockwise from top-left) that may be a card or a column of cards."""
     import cv2
@@ -83,12 +92,9 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
     max_area = 0.5 * small.shape[0] * small.shape[1]
     candidates = []
     for contour in contours:
-        area = cv2.contourArea(contour)
-        if area < min_area or area > max_area:
-            continue
         hull = cv2.convexHull(contour)
         hull_area = cv2.contourArea(hull)
-        if hull_area <= 0:
+        if hull_area < min_area or hull_area > max_area:
             continue
         perimeter = cv2.arcLength(hull, True)
         quad = None
@@ -100,7 +106,7 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
         if quad is None or not cv2.isContourConvex(quad.astype(np.float32)):
             continue
         quad_area = cv2.contourArea(quad.astype(np.float32))
-        if quad_area < min_area or not 0.9 < hull_area / quad_area < 1.1 or area / hull_area < 0.85:
+        if quad_area < min_area or not 0.85 < hull_area / quad_area < 1.2 or _edge_support(edges, quad) < 0.75:
             continue
         sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
         if sides.min() < 0.5 * min_width / CARD_ASPECT or sides.max() / sides.min() > 4.2:

@@ -24,19 +24,27 @@ class Outcome:
 
 
 class ButtonBinding:
-    def __init__(self, control: str, move: Callable[[], dict], feedback=None):
+    def __init__(self, control: str, move: Callable[[], dict], undo: Callable[[], dict], feedback=None):
         self.control = control
         self.move = move
+        self.undo = undo
         self.feedback = feedback  # anything with blink(name, times) and click(), e.g. Controls
 
-    def handle(self, control: str, action: str) -> Outcome | None:
-        """One app control event; None when it is not this binding's press."""
+    def handle(self, control: str, action: str, commit: Callable[[dict], bool] | None = None) -> Outcome | None:
+        """One app control event; None when it is not this binding's press.
+
+        `commit(event)` saves the move; if it returns False the move is taken back, so a roll is never shown
+        (or blinked) that a restart would forget.
+        """
         if control != self.control or action != "press":
             return None
         try:
             event = self.move()
         except IllegalMove as error:
             return Outcome(refused=str(error))
+        if commit is not None and not commit(event):
+            self.undo()
+            return Outcome(refused="The move could not be saved, so it was not made. Press again.")
         self._acknowledge()
         return Outcome(event=event)
 

@@ -7,5 +7,5 @@ from .engine import AtticGame
 
 class DiceButton(ButtonBinding):
     def __init__(self, game: AtticGame, feedback=None):
-        super().__init__("roll", game.roll, feedback)
+        super().__init__("roll", game.roll, game.pop, feedback)
         self.game = game

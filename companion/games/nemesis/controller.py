@@ -11,7 +11,7 @@ class BagButton(ButtonBinding):
     """Remembers what the next draw is for (encounter by which character, event phase, other)."""
 
     def __init__(self, bag: NemesisBag, feedback=None, kind: str = "encounter"):
-        super().__init__("draw", self._draw, feedback)
+        super().__init__("draw", self._draw, bag.pop, feedback)
         self.bag = bag
         self.kind = kind
         self.colour: str | None = next((c for c in bag.state["order"]
