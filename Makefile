@@ -21,5 +21,9 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/companion simulate --games 2000 --players 4 --seed 1
 
+# Installs the companion as a boot-time service on a fresh Raspberry Pi OS (see docs/deploy.md).
+install-pi:
+	sudo hardware/install-pi.sh
+
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,173 @@
+"""One Nightmarium game at the table: the observed-mode engine, its referee, saving, and the simulated table.
+
+Every move that changes the game is recorded through the app's store before the screen shows it; the latest
+announcements (pure legion, chain stopped or interrupted, warnings) are kept for the screens to draw.
+"""
+from __future__ import annotations
+
+import random
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+
+from companion.games.nightmarium import Game
+from companion.referee import Outcome, Referee, RuleWarning
+
+GAME_KEY = "nightmarium"
+MODES = ("camera", "manual", "simulated")
+
+
+@dataclass
+class Announcement:
+    key: str  # string key in nightmarium.json
+    values: dict = field(default_factory=dict)
+    legion: str | None = None  # drawn in the legion's colour (and lit on the LED where one is wired)
+
+
+class Session:
+    def __init__(self, app, game: Game, mode: str = "manual", game_id: str | None = None,
+                 player_of_seat: dict[int, int] | None = None):
+        self.app = app
+        self.game = game
+        self.mode = mode if mode in MODES else "manual"
+        self.game_id = game_id or uuid.uuid4().hex[:12]
+        self.referee = Referee(game, player_of_seat)
+        self.announcements: list[Announcement] = []
+        self.save_failed = False
+        self.camera_lost = False
+        self.simulation: SimulationWorker | None = None
+
+    @classmethod
+    def new(cls, app, names: list[str], edition: str, win_target: int, seals: bool, mode: str,
+            seats: list[int] | None = None) -> "Session":
+        game = Game.new(names, edition=edition, win_target=win_target, seals=seals, seed=random.randrange(10 ** 9),
+                        observed=True)
+        player_of_seat = {seat: index for index, seat in enumerate(seats)} if seats else None
+        session = cls(app, game, mode, player_of_seat=player_of_seat)
+        session.save({"kind": "new_game"})
+        return session
+
+    @classmethod
+    def resume(cls, app, game_id: str, state: dict) -> "Session":
+        """A saved game; a state the engine cannot read raises ValueError (the caller says so)."""
+        try:
+            game = Game.from_json(state["game"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise ValueError(f"the saved game cannot be read ({error})") from error
+        seats = {int(seat): player for seat, player in state.get("player_of_seat", {}).items()} or None
+        return cls(app, game, state.get("mode", "manual"), game_id, seats)
+
+    # -- saving -------------------------------------------------------------------------------------------
+    def state(self) -> dict:
+        return {"game": self.game.to_json(), "mode": self.mode,
+                "player_of_seat": {str(seat): player for seat, player in self.referee.player_of_seat.items()},
+                "players": [{"name": player.name} for player in self.game.players], "winner": self.game.winner}
+
+    def save(self, action: dict) -> None:
+        self.save_failed = not self.app.record(GAME_KEY, self.game_id, action, self.state(),
+                                               finished=self.game.over)
+
+    # -- what changes the game ------------------------------------------------------------------------------
+    def apply(self, outcome: Outcome) -> Outcome:
+        for move in outcome.moves:
+            self.save(move.to_json())
+        if outcome.moves:
+            self.announce(outcome.events)
+        if outcome.warning is not None:
+            self.save({"kind": "warning", **outcome.warning.to_json()})
+        return outcome
+
+    def observe(self, table) -> Outcome:
+        return self.apply(self.referee.observe(table))
+
+    def press(self, move) -> Outcome:
+        return self.apply(self.referee.press(move))
+
+    def feed(self, happening) -> Outcome:
+        from companion.referee.simulated import feed
+
+        return self.apply(feed(self.referee, happening))
+
+    def undo(self) -> bool:
+        move = self.referee.undo()
+        if move is None:
+            return False
+        self.referee.warning = None
+        self.announcements.clear()
+        self.save({"kind": "undo", "move": move.to_json()})
+        return True
+
+    def correct_card(self, creature_id: int, height: int, face) -> Outcome:
+        return self.apply(self.referee.correct_card(creature_id, height, face))
+
+    @property
+    def warning(self) -> RuleWarning | None:
+        return self.referee.warning
+
+    def dismiss_warning(self) -> None:
+        self.referee.warning = None
+
+    def announce(self, events: list[dict]) -> None:
+        names = [player.name for player in self.game.players]
+        fresh = []
+        for event in events:
+            kind = event.get("type")
+            if kind == "pure_legion":
+                fresh.append(Announcement("nm.event.pure_legion", {"legion": event["legion"]}, event["legion"]))
+                self._light(event["legion"])
+            elif kind == "ability_failed":
+                fresh.append(Announcement("nm.event.ability_failed", {"ability": event["ability"]}))
+            elif kind == "chain_interrupted":
+                fresh.append(Announcement("nm.event.chain_interrupted", {"id": event["creature"]}))
+            elif kind == "win":
+                fresh.append(Announcement("nm.event.win", {"name": names[event["player"]]}))
+        if fresh:
+            self.announcements = (self.announcements + fresh)[-3:]
+
+    def _light(self, legion: str) -> None:
+        devices = self.app.devices
+        if devices is not None and hasattr(devices, "show_legion"):
+            try:
+                devices.show_legion(legion)
+            except Exception as error:  # an LED fault must not stop the game
+                self.app.errors.append(f"LED: {error}")
+
+    # -- the simulated table ---------------------------------------------------------------------------------
+    def start_simulation(self, seed: int | None = None, interval: float = 1.2) -> None:
+        if self.simulation is None:
+            self.simulation = SimulationWorker(self.app.inbox, [p.name for p in self.game.players],
+                                               self.game.edition.key, self.game.win_target, self.game.seals,
+                                               seed if seed is not None else random.randrange(10 ** 6), interval)
+            self.simulation.start()
+
+    def stop(self) -> None:
+        if self.simulation is not None:
+            self.simulation.stop()
+            self.simulation = None
+
+
+class SimulationWorker:
+    """A thread that plays the simulated table and posts what happens to the app's inbox (never to the screen)."""
+
+    def __init__(self, inbox, names, edition, win_target, seals, seed, interval):
+        from companion.referee.simulated import SimulatedTable
+
+        self.table = SimulatedTable(names, seed=seed, edition=edition, win_target=win_target, seals=seals)
+        self.inbox = inbox
+        self.interval = interval
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="simulated-table", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.stopping.set()
+
+    def _run(self) -> None:
+        while not self.stopping.is_set() and not self.table.over:
+            for happening in self.table.step():
+                self.inbox.put(("sim", happening))
+                if self.stopping.wait(self.interval):
+                    return
