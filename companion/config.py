@@ -148,13 +148,13 @@ def _pixel_size(low: int, high: int) -> Callable[[Any], tuple[int, int]]:
 
 
 def _camera_source(value: Any) -> str:
-    expected = ('"auto", "picamera", "synthetic", "usb:N" (N = 0, 1, ...) '
-                "or the path of an existing image or video file")
+    expected = ('"auto", "picamera", "synthetic", "synthetic:SEED", "usb:N" (N = 0, 1, ...) '
+                "or the path of an existing image, folder of images or video file")
     if not isinstance(value, str) or not value:
         raise _Refused(expected)
-    if value in CAMERA_KEYWORDS or re.fullmatch(r"usb:\d+", value):
+    if value in CAMERA_KEYWORDS or re.fullmatch(r"usb:\d+|synthetic:\d+", value):
         return value
-    if value.startswith("usb:") or not Path(value).expanduser().is_file():
+    if value.startswith(("usb:", "synthetic:")) or not Path(value).expanduser().exists():
         raise _Refused(expected)
     return str(Path(value).expanduser())
 

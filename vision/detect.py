@@ -70,6 +70,59 @@ def _edge_support(edges: np.ndarray, quad: np.ndarray, samples_per_side: int = 2
     return float(np.count_nonzero(edges[ys, xs]) / len(points))
 
 
+def _quad_from_contour(contour, limits, solidity: float | None = None):
+    import cv2
+
+    min_area, max_area, min_width = limits
+    hull = cv2.convexHull(contour)
+    hull_area = cv2.contourArea(hull)
+    if hull_area < min_area or hull_area > max_area:
+        return None
+    if solidity is not None and cv2.contourArea(contour) < solidity * hull_area:
+        return None
+    perimeter = cv2.arcLength(hull, True)
+    quad = None
+    for epsilon in (0.02, 0.03, 0.045, 0.06):
+        approx = cv2.approxPolyDP(hull, epsilon * perimeter, True)
+        if len(approx) == 4:
+            quad = approx.reshape(4, 2).astype(np.float64)
+            break
+    if quad is None or not cv2.isContourConvex(quad.astype(np.float32)):
+        return None
+    quad_area = cv2.contourArea(quad.astype(np.float32))
+    if quad_area < min_area or not 0.85 < hull_area / quad_area < 1.2:
+        return None
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    if sides.min() < 0.5 * min_width / CARD_ASPECT or sides.max() / sides.min() > 4.2:
+        return None
+    return quad_area, _refine_quad(hull, _order_quad(quad))
+
+
+def _off_table_contours(small: np.ndarray):
+    """Outlines of regions whose hue and saturation are rare along the frame's border (taken to be table)."""
+    import cv2
+
+    hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV)
+    height, width = small.shape[:2]
+    band = max(4, int(0.05 * min(height, width)))
+    border = np.zeros((height, width), np.uint8)
+    border[:band] = border[-band:] = 255
+    border[:, :band] = border[:, -band:] = 255
+    histogram = cv2.calcHist([hsv], [0, 1], border, [30, 32], [0, 180, 0, 256])
+    histogram = cv2.GaussianBlur(histogram, (3, 3), 0)
+    cv2.normalize(histogram, histogram, 0, 255, cv2.NORM_MINMAX)
+    table = cv2.calcBackProject([hsv], [0, 1], histogram, [0, 180, 0, 256], 1)
+    # Closing fills the thin seams between the table's own colours (checks, grain) that JPEG smears into
+    # colours of their own, while card-sized regions keep their shape.
+    table = cv2.morphologyEx(table, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    table = cv2.GaussianBlur(table, (5, 5), 0)
+    mask = (table < 12).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return contours
+
+
 def find_quads(frame: np.ndarray) -> list[np.ndarray]:
     """Quads (4x2 float, full-frame pixels, clockwise from top-left) that may be a card or a column of cards."""
     import cv2
@@ -85,34 +138,23 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
         edges |= cv2.Canny(cv2.GaussianBlur(lab[..., channel], (5, 5), 0), 8, 24)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    support = cv2.dilate(edges, np.ones((3, 3), np.uint8))
 
     long_side = max(small.shape[:2])
     min_width = MIN_CARD_FRACTION * long_side
-    min_area = 0.8 * min_width * min_width / CARD_ASPECT
-    max_area = 0.5 * small.shape[0] * small.shape[1]
+    limits = (0.8 * min_width * min_width / CARD_ASPECT, 0.5 * small.shape[0] * small.shape[1], min_width)
+    support = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     candidates = []
     for contour in contours:
-        hull = cv2.convexHull(contour)
-        hull_area = cv2.contourArea(hull)
-        if hull_area < min_area or hull_area > max_area:
-            continue
-        perimeter = cv2.arcLength(hull, True)
-        quad = None
-        for epsilon in (0.02, 0.03, 0.045, 0.06):
-            approx = cv2.approxPolyDP(hull, epsilon * perimeter, True)
-            if len(approx) == 4:
-                quad = approx.reshape(4, 2).astype(np.float64)
-                break
-        if quad is None or not cv2.isContourConvex(quad.astype(np.float32)):
-            continue
-        quad_area = cv2.contourArea(quad.astype(np.float32))
-        if quad_area < min_area or not 0.85 < hull_area / quad_area < 1.2 or _edge_support(edges, quad) < 0.75:
-            continue
-        sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-        if sides.min() < 0.5 * min_width / CARD_ASPECT or sides.max() / sides.min() > 4.2:
-            continue
-        quad = _refine_quad(hull, _order_quad(quad))
-        candidates.append((quad_area, quad))
+        quad = _quad_from_contour(contour, limits)
+        if quad is not None and _edge_support(support, quad[1]) >= 0.75:
+            candidates.append(quad)
+    # Textured tables (grain, checks) break the edge outlines; there, the colours the table does not have mark
+    # the cards.
+    for contour in _off_table_contours(small):
+        quad = _quad_from_contour(contour, limits, solidity=0.7)
+        if quad is not None and _edge_support(support, quad[1]) >= 0.5:
+            candidates.append(quad)
 
     # Largest first; drop near-duplicates (inner and outer edge of the same outline). Quads nested in a larger
     # one stay: the pipeline uses them when the larger quad turns out not to be a card or column.

@@ -8,6 +8,7 @@ from .cards import CARD_HEIGHT, CARD_WIDTH
 from .layout import BADGE_BOX, EMBLEM_BOX, STRIPE_BOX
 
 EMBLEM_SIZE = (32, 50)  # width, height of the warped emblem patch
+BADGE_SIZE = (28, 30)  # the badge alone, for the silhouette's highlighted parts
 OVERVIEW_SIZE = (48, 31)  # the whole card, small, for colour statistics
 ORIENTATION_BINS = 8
 CELL = 4
@@ -91,4 +92,17 @@ def card_features(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
                              _chroma_stats(overview, white)])
     brightness = np.array([gray.mean() / 255, gray.std() / 128])
     return np.concatenate([_gradient_histograms(normalised), coarse.ravel() * 0.05, colour * 2.0, brightness,
-                           [1.0]]).astype(np.float32)
+                           _silhouette(frame, corners, shrink), [1.0]]).astype(np.float32)
+
+
+def _silhouette(frame: np.ndarray, corners: np.ndarray, shrink: float) -> np.ndarray:
+    """The badge's white figure: the least-saturated bright pixels, whose brightest limbs are the card's parts."""
+    import cv2
+
+    size = BADGE_SIZE if shrink < 1.6 else (BADGE_SIZE[0] * 2, BADGE_SIZE[1] * 2)
+    badge = warp_box(frame, corners, BADGE_BOX, size).astype(np.float32)
+    if size != BADGE_SIZE:
+        badge = cv2.resize(badge, BADGE_SIZE, interpolation=cv2.INTER_AREA)
+    whiteness = badge.min(axis=2)
+    whiteness = (whiteness - whiteness.mean()) / (whiteness.std() + 1e-3)
+    return np.concatenate([whiteness.ravel() * 0.05, _gradient_histograms(whiteness) * 0.7])

@@ -20,8 +20,9 @@ def marker_image(marker_id: int, side_px: int) -> np.ndarray:
     """A marker with its one-module white quiet zone, as a grayscale image of side_px."""
     import cv2
 
-    inner = cv2.aruco.generateImageMarker(_dictionary(), marker_id, side_px * 6 // 8)
-    return cv2.copyMakeBorder(inner, *([side_px // 8] * 4), cv2.BORDER_CONSTANT, value=255)[:side_px, :side_px]
+    border = side_px // 8
+    inner = cv2.aruco.generateImageMarker(_dictionary(), marker_id, side_px - 2 * border)
+    return cv2.copyMakeBorder(inner, border, border, border, border, cv2.BORDER_CONSTANT, value=255)
 
 
 def marker_sheet(dpi: int = 150) -> np.ndarray:
@@ -33,7 +34,8 @@ def marker_sheet(dpi: int = 150) -> np.ndarray:
     side = int(5 / 2.54 * dpi)
     labels = ("near-left", "near-right", "far-right", "far-left")
     for index, marker_id in enumerate(TABLE_MARKER_IDS):
-        col, row = index % 2, index // 2
+        # Laid out as on the table, seen from seat 0: near corners at the bottom of the page.
+        col, row = ((0, 1), (1, 1), (1, 0), (0, 0))[index]
         x = int(width * (0.12 + 0.45 * col))
         y = int(height * (0.08 + 0.45 * row))
         page[y:y + side, x:x + side] = marker_image(marker_id, side)

@@ -49,6 +49,7 @@ class Scene:
     table_corners: np.ndarray  # 4x2 image points of the table rectangle: seat 0's left, right, then far right, far left
     layout: dict[int, list[list[int]]] = field(default_factory=dict)
     discard_id: int | None = None
+    conditions: "Conditions | None" = None
 
 
 @dataclass
@@ -153,7 +154,7 @@ def table_texture(kind: str, size: tuple[int, int], rng: np.random.Generator) ->
         image = base[None, None] + 4 * noise(2)[..., None]
     else:  # checked cloth
         ys, xs = np.mgrid[0:height, 0:width]
-        period = int(rng.integers(30, 70))
+        period = int(rng.integers(8, 22))
         check = (((xs // period) + (ys // period)) % 2).astype(np.float32)
         a = np.array(rng.choice([(200, 200, 210), (60, 60, 170)]), np.float32)
         b = np.array(rng.choice([(120, 160, 200), (230, 230, 230)]), np.float32)
@@ -262,11 +263,19 @@ class SceneGenerator:
             hi = np.max([r.max(axis=0) for r in rects], axis=0) + 0.12
             boxes.append(np.array([lo[0], lo[1], hi[0], hi[1]]))
 
+        corner_x, corner_y = half_x - 0.3, half_y - 0.3  # the table corners; markers sit centred on them
+        if conditions.markers:
+            for sx in (-1, 1):
+                for sy in (-1, 1):
+                    claim([np.array([[sx * corner_x - 0.25, sy * corner_y - 0.25],
+                                     [sx * corner_x + 0.25, sy * corner_y + 0.25]])])
+
         if deck or discard_id is not None:
-            middle = [_card_rect((0, 0), SEAT_UP[int(rng.integers(0, 4))], -1.1, -CARD_DEPTH / 2,
-                                 np.deg2rad(rng.uniform(-10, 10)))]
-            middle.append(_card_rect((0, 0), SEAT_UP[int(rng.integers(0, 4))], 0.1, -CARD_DEPTH / 2,
-                                     np.deg2rad(rng.uniform(-10, 10))))
+            middle = []
+            for centre_x in (-0.7, 0.7):
+                rect = _card_rect((0, 0), SEAT_UP[int(rng.integers(0, 4))], -0.5, -CARD_DEPTH / 2,
+                                  np.deg2rad(rng.uniform(-10, 10)))
+                middle.append(rect + [centre_x, 0.0])
             if fits(middle):
                 claim(middle)
                 if deck:
@@ -304,7 +313,7 @@ class SceneGenerator:
 
         frame = table_texture(conditions.table, self.size, rng)
         if conditions.markers:
-            _draw_markers(frame, homography, half_x, half_y)
+            _draw_markers(frame, homography, corner_x, corner_y)
         truths: list[CardTruth] = []
         for rect, info in placed:
             corners = project(homography, rect)
@@ -318,9 +327,9 @@ class SceneGenerator:
         if conditions.hand and truths:
             _hand(frame, rng, truths)
         frame = _sensor(frame, conditions, rng)
-        table_corners = project(homography, np.array([[-half_x, half_y], [half_x, half_y], [half_x, -half_y],
-                                                      [-half_x, -half_y]]))
-        return Scene(frame, truths, table_corners, kept_layout, discard_id)
+        table_corners = project(homography, np.array([[-corner_x, corner_y], [corner_x, corner_y],
+                                                      [corner_x, -corner_y], [-corner_x, -corner_y]]))
+        return Scene(frame, truths, table_corners, kept_layout, discard_id, conditions)
 
 
 def _composite(frame: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
@@ -413,7 +422,7 @@ def _emblem_polygon(corners: np.ndarray) -> np.ndarray:
 def _draw_markers(frame: np.ndarray, homography: np.ndarray, half_x: float, half_y: float) -> None:
     from .markers import marker_image, TABLE_MARKER_IDS
 
-    size = 0.45
+    size = 0.4
     positions = [(-half_x, half_y), (half_x, half_y), (half_x, -half_y), (-half_x, -half_y)]
     for marker_id, (x, y) in zip(TABLE_MARKER_IDS, positions):
         image = marker_image(marker_id, 200)

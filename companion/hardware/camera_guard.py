@@ -25,10 +25,35 @@ class CameraStatus:
     retry_in: float = 0.0
 
 
+#: What "auto" tries, in order: the ribbon camera first because it is the one a built box has.
+AUTO_SOURCES = ("picamera", "usb:0")
+
+
 def open_configured_source(spec: str):
-    """Open a frame source through the vision package (imported here, so OpenCV loads only when needed)."""
-    from vision.sources import open_source
-    return open_source(spec)
+    """Open a frame source through the vision package (imported here, so OpenCV loads only when needed).
+
+    "auto" is resolved here rather than in vision.sources because which camera a box has is a deployment
+    question: the Pi camera if one answers, else the first USB webcam.
+    """
+    from vision.sources import CameraError, open_source
+
+    if spec != "auto":
+        return open_source(spec)
+    reasons = []
+    for candidate in AUTO_SOURCES:
+        try:
+            source = open_source(candidate)
+        except Exception as error:
+            reasons.append(f"{candidate}: {error}")
+            continue
+        try:
+            source.read()  # a USB index can open with nothing behind it; a frame proves a camera is there
+        except Exception as error:
+            source.close()
+            reasons.append(f"{candidate}: {error}")
+            continue
+        return source
+    raise CameraError("no camera found (" + "; ".join(reasons) + ")")
 
 
 def _camera_errors() -> tuple[type[BaseException], ...]:
@@ -57,6 +82,11 @@ class CameraGuard:
         self._problem = "camera not opened yet"
         self._was_ever_open = False
         self._errors = _camera_errors()
+
+    @classmethod
+    def from_config(cls, config, opener: Callable[[str], Any] = open_configured_source) -> "CameraGuard":
+        """The guard for `config.camera` (source and the back-off ceiling)."""
+        return cls(config.camera.source, opener=opener, max_delay=config.camera.retry_max_seconds)
 
     # --- the main loop's calls ---------------------------------------------------------------------------
 

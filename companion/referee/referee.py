@@ -150,11 +150,14 @@ class _Search:
         self.first_changes: list[CreatureChange] = differences(game, table, player_of_seat)
 
     def run(self) -> list | None:
-        """Moves that explain the creatures and the discard pile's top; failing that, the creatures alone (the
-        discard pile also changes through button presses whose faces nobody entered). The engine is left as it was
-        found: the caller replays the moves."""
-        for strict in (True, False):
-            self.strict = strict
+        """Moves that explain the table, preferring the fullest explanation:
+        1. creatures and discard pile, with Herald's revealed cards all dealt with (a revealed card discarded onto
+           a same-looking top card leaves no visible trace, yet it was handled before the other one was placed);
+        2. creatures and discard pile;
+        3. the creatures alone (the discard pile also changes through button presses whose faces nobody entered).
+        The engine is left as it was found: the caller replays the moves."""
+        for self.strict, self.herald_done in ((True, True), (True, False), (False, False)):
+            self.nodes = 0
             found = self._search([], 0)
             if found is not None:
                 return found
@@ -169,7 +172,8 @@ class _Search:
 
     def _search(self, path: list, depth: int) -> list | None:
         changes = differences(self.game, self.table, self.player_of_seat)
-        if not changes and (not self.strict or self._discard_matches()):
+        if not changes and (not self.strict or self._discard_matches()) and not (
+                self.herald_done and self.game.prompt is not None and self.game.prompt.kind == "herald"):
             return list(path)
         if depth >= MAX_DEPTH or self.nodes >= MAX_NODES or self.game.over:
             return None
@@ -257,7 +261,7 @@ class _Search:
             return RuleWarning("order.pending", prompt.message)
         active = game.active if prompt is None else prompt.player
         for change in changes:
-            if change.player != active and (change.added or change.removed) and (
+            if change.player != active and change.added and (
                     prompt is None or prompt.kind in ("jester", "herald", "reveal")):
                 return RuleWarning("turn.not-your-turn",
                                    f"Cards changed in front of {names[change.player]}, but it is {names[active]}'s "

@@ -36,7 +36,8 @@ class App:
         self.inbox: queue.Queue = queue.Queue()
         self.running = False
         self.errors: list[str] = []
-        self.simulate = False
+        self.simulate = False  # no camera: the launcher's Nightmarium defaults to the simulated table
+        self.background = True  # may start worker threads (tests turn this off to stay deterministic)
 
     # -- the scene stack ----------------------------------------------------------------------------------
     @property
@@ -98,11 +99,8 @@ class App:
     def poll_devices(self) -> None:
         if self.devices is None:
             return
-        for control, action in self.devices.poll_controls():
+        for action, control in self.devices.poll():
             self.post_control(control, action)
-        status = self.devices.camera_status_change()
-        if status is not None:
-            self.dispatch(pygame.event.Event(pygame.USEREVENT, camera=status))
 
     def report_error(self, error: Exception) -> None:
         if self.strict:
@@ -111,14 +109,14 @@ class App:
         self.errors.append(str(error))
 
     # -- saving -------------------------------------------------------------------------------------------
-    def record(self, game_key: str, game_id: str, action: dict, state: dict, finished: bool = False) -> bool:
-        """Save an action before the screen acknowledges it. False (and a message) when the save failed."""
+    def save(self, write) -> bool:
+        """Run write(store); False (and a message) when it failed, so the screen can say the game is unsaved."""
         if self.store is None:
             return True
         try:
-            self.store.record(game_key, game_id, action, state, finished=finished)
+            write(self.store)
             return True
-        except Exception as error:
+        except Exception as error:  # SaveError, a full disk, a yanked SD card: keep playing, say it
             log.error("could not save: %s", error)
             self.errors.append(f"save failed: {error}")
             return False
@@ -150,7 +148,8 @@ class App:
     def animating(self) -> bool:
         return bool(self.top is not None and getattr(self.top, "animating", False))
 
-    def run(self, fullscreen: bool = False) -> int:
+    def run(self, fullscreen: bool = False, stop_after: float | None = None) -> int:
+        """The loop. stop_after (seconds) ends it, for benchmarks."""
         flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
         screen = pygame.display.set_mode(self.size if not fullscreen else (0, 0), flags)
         self.size = screen.get_size()
@@ -158,7 +157,11 @@ class App:
         clock = pygame.time.Clock()
         self.running = True
         forced = True
+        started = pygame.time.get_ticks()
+        self.frames_drawn = 0
         while self.running and self.scenes:
+            if stop_after is not None and pygame.time.get_ticks() - started >= stop_after * 1000:
+                break
             if self.animating:
                 dt = clock.tick(ANIMATION_FPS) / 1000.0
                 events = pygame.event.get()
@@ -170,5 +173,6 @@ class App:
             screen = pygame.display.get_surface()
             if self.render(screen, force=forced):
                 pygame.display.flip()
+                self.frames_drawn += 1
             forced = False
         return 0

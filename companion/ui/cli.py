@@ -36,6 +36,16 @@ def register(subparsers) -> None:
     shot.add_argument("--list", action="store_true", help="list the screen names")
     shot.set_defaults(handler=screenshot)
 
+    bench = subparsers.add_parser("ui-bench", help="measure drawing, idle CPU and the referee's speed",
+                                  description="Print how long each screen takes to draw, the loop's CPU use when "
+                                              "idle and when animating, and the referee's time per table state.")
+    bench.add_argument("--repeats", type=int, default=10, help="draws per screen (median reported)")
+    bench.add_argument("--seconds", type=float, default=3.0, help="how long to run each loop measurement")
+    bench.add_argument("--games", type=int, default=20, help="simulated games for the referee")
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--only", default="", help="only screens whose name starts with this")
+    bench.set_defaults(handler=lambda args: __import__("companion.ui.bench", fromlist=["run_bench"]).run_bench(args))
+
 
 def screenshot(args) -> int:
     from companion.ui.render import headless

@@ -1,8 +1,6 @@
 """History: the finished games, newest first, scrollable."""
 from __future__ import annotations
 
-import time
-
 import pygame
 
 from companion.ui import icons, theme
@@ -12,14 +10,16 @@ from companion.ui.screens import register_screen
 from companion.ui.widgets import Button, draw_text, panel
 
 
-def summarise(entry: dict) -> tuple[list[str], str | None]:
-    """Player names and the winner's name from a saved state, whatever shape the game gave it."""
-    state = entry.get("state") or {}
+def summarise(saved) -> tuple[list[str], str | None]:
+    """Player names and the winner's name of a saved game, whatever shape its game gave the state."""
+    state = saved.state if isinstance(saved.state, dict) else {}
     players = state.get("players") or []
     names = [player.get("name", "?") if isinstance(player, dict) else str(player) for player in players]
-    winner = state.get("winner")
-    winner_name = names[winner] if isinstance(winner, int) and 0 <= winner < len(names) else None
-    return names, winner_name
+    result = saved.result if isinstance(saved.result, dict) else {}
+    winner = result.get("winner", state.get("winner"))
+    if isinstance(winner, int):
+        winner = names[winner] if 0 <= winner < len(names) else None
+    return names or [saved.title], winner if isinstance(winner, str) else None
 
 
 class HistoryScene(Scene):
@@ -28,7 +28,7 @@ class HistoryScene(Scene):
         self.offset = 0
         store = app.store
         try:
-            self.entries = store.finished_games() if store is not None else []
+            self.entries = store.history() if store is not None else []
         except Exception as error:
             app.errors.append(str(error))
             self.entries = []
@@ -55,11 +55,11 @@ class HistoryScene(Scene):
             panel(surface, row)
             emblem = pygame.Rect(0, 0, row.height - layout.px(12), row.height - layout.px(12))
             emblem.midleft = (row.left + layout.px(8), row.centery)
-            icons.game_emblem(surface, emblem, entry.get("game", ""))
+            icons.game_emblem(surface, emblem, entry.kind)
             names, winner = summarise(entry)
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(entry.get("when", 0)))
+            when = (entry.finished or entry.updated or "")[:16].replace("T", " ")
             left = emblem.right + layout.px(10)
-            draw_text(surface, f"{self.t('game.' + entry.get('game', ''))} · {when}", layout.font(18, True),
+            draw_text(surface, f"{self.t('game.' + entry.kind)} · {when}", layout.font(18, True),
                       theme.TEXT, (left, row.top + layout.px(6)), max_width=row.right - left - 8)
             details = ", ".join(names)
             if winner:
@@ -80,13 +80,13 @@ class HistoryScene(Scene):
 def sample_history(app) -> HistoryScene:
     """Representative state: a few finished games in a throw-away store."""
     store = MemorySaves()
-    now = time.time()
-    samples = [("nightmarium", ["Ann", "Bob", "Cleo"], 1), ("nightmarium", ["Аня", "Боря"], 0),
-               ("cthulhu-pocket-madness", ["Ola", "Piotr", "Zosia", "Łucja"], 3)]
-    for index, (game, names, winner) in enumerate(samples):
-        state = {"players": [{"name": name} for name in names], "winner": winner}
-        store.record(game, f"sample-{index}", {"kind": "win"}, state, finished=True)
-        store.games[f"sample-{index}"]["updated"] = now - index * 86400
+    samples = [("cthulhu-pocket-madness", ["Ola", "Piotr", "Zosia", "Łucja"], 3), ("nightmarium", ["Аня", "Боря"], 0),
+               ("nightmarium", ["Ann", "Bob", "Cleo"], 1)]
+    for kind, names, winner in samples:
+        state = {"players": [{"name": name} for name in names]}
+        game_id = store.new_game(kind, " · ".join(names), state)
+        store.record(game_id, {"kind": "sample"}, state, [])
+        store.finish(game_id, {"winner": names[winner]})
     app.store = store
     return HistoryScene(app)
 

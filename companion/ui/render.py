@@ -18,9 +18,12 @@ def make_app(size=(800, 480), lang: str = "en", strict: bool = False):
     from companion.ui.preferences import Preferences
     from companion.ui.saving import MemorySaves
 
-    pygame.init()
+    pygame.display.init()
+    pygame.font.init()
     preferences = Preferences(lang=lang)
-    return App(size=size, lang=lang, preferences=preferences, store=MemorySaves(), strict=strict)
+    app = App(size=size, lang=lang, preferences=preferences, store=MemorySaves(), strict=strict)
+    app.background = False  # a rendered screen is a still picture: no simulated players in the background
+    return app
 
 
 def build_screen(app, name: str):

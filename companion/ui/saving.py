@@ -1,48 +1,87 @@
-"""The app's view of saved games: record every action, resume the unfinished game, list finished ones.
+"""Where the app keeps games: the Pi engineer's SaveStore (SQLite, power-cut proof) or, when it cannot be opened,
+a MemorySaves with the same methods so the game goes on (and the screen says saving is off).
 
-The real store is the Pi engineer's `companion.storage.saves.SaveStore` (SQLite, power-cut proof); `open_store()`
-wraps it when it exists. `MemorySaves` keeps the same promises in memory for screenshots, tests and machines
-where the store cannot be opened.
+Both offer: new_game(kind, title, state) -> id, record(id, move, state, events), undo_last(id, state),
+finish(id, result), unfinished(), history().
 """
 from __future__ import annotations
 
 import copy
 import logging
-import time
+from datetime import datetime, timezone
+
+from companion.storage.saves import SavedGame, SaveError, SaveStore
 
 log = logging.getLogger(__name__)
 
 
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
 class MemorySaves:
+    """SaveStore's interface kept in memory: for screenshots, tests, and a disk that refuses writes."""
+
     def __init__(self):
-        self.games: dict[str, dict] = {}  # game_id -> {"game": key, "actions": [...], "state": {...}, ...}
+        self._games: dict[int, dict] = {}
 
-    def record(self, game_key: str, game_id: str, action: dict, state: dict, finished: bool = False) -> None:
-        entry = self.games.setdefault(game_id, {"game": game_key, "id": game_id, "actions": [],
-                                                "started": time.time()})
-        entry["actions"].append(copy.deepcopy(action))
-        entry["state"] = copy.deepcopy(state)
-        entry["finished"] = finished
-        entry["updated"] = time.time()
+    def new_game(self, kind: str, title: str, state: dict) -> int:
+        game_id = len(self._games) + 1
+        now = _now()
+        self._games[game_id] = {"kind": kind, "title": title, "state": copy.deepcopy(state), "moves": [],
+                                "created": now, "updated": now, "finished": None, "result": None}
+        return game_id
 
-    def resume(self, game_key: str) -> tuple[str, dict] | None:
-        unfinished = [entry for entry in self.games.values() if entry["game"] == game_key and not entry["finished"]]
-        if not unfinished:
-            return None
-        latest = max(unfinished, key=lambda entry: entry["updated"])
-        return latest["id"], copy.deepcopy(latest["state"])
+    def _game(self, game_id: int, in_progress: bool = True) -> dict:
+        game = self._games.get(game_id)
+        if game is None:
+            raise SaveError(f"there is no saved game number {game_id}")
+        if in_progress and game["finished"] is not None:
+            raise SaveError(f"game {game_id} is already finished")
+        return game
 
-    def finished_games(self) -> list[dict]:
-        done = [entry for entry in self.games.values() if entry["finished"]]
-        return [{"game": entry["game"], "id": entry["id"], "when": entry["updated"], "state": entry["state"]}
-                for entry in sorted(done, key=lambda entry: -entry["updated"])]
+    def record(self, game_id: int, move: dict | None, state: dict, events: list[dict]) -> None:
+        game = self._game(game_id)
+        game["moves"].append({"move": copy.deepcopy(move), "events": copy.deepcopy(list(events)), "undone": False})
+        game["state"], game["updated"] = copy.deepcopy(state), _now()
+
+    def undo_last(self, game_id: int, state: dict) -> None:
+        game = self._game(game_id)
+        live = [move for move in game["moves"] if not move["undone"]]
+        if not live:
+            raise SaveError(f"game {game_id} has no move to undo")
+        live[-1]["undone"] = True
+        game["state"], game["updated"] = copy.deepcopy(state), _now()
+
+    def finish(self, game_id: int, result: dict) -> None:
+        game = self._game(game_id)
+        game["finished"], game["result"], game["updated"] = _now(), copy.deepcopy(result), _now()
+
+    def load(self, game_id: int) -> SavedGame:
+        game = self._game(game_id, in_progress=False)
+        live = [move for move in game["moves"] if not move["undone"]]
+        return SavedGame(id=game_id, kind=game["kind"], title=game["title"], state=copy.deepcopy(game["state"]),
+                         events=[event for move in live for event in move["events"]], created=game["created"],
+                         updated=game["updated"], finished=game["finished"], result=copy.deepcopy(game["result"]),
+                         moves=len(live))
+
+    def unfinished(self) -> list[SavedGame]:
+        games = [self.load(i) for i, game in self._games.items() if game["finished"] is None]
+        return sorted(games, key=lambda game: (game.updated, game.id), reverse=True)
+
+    def history(self) -> list[SavedGame]:
+        games = [self.load(i) for i, game in self._games.items() if game["finished"] is not None]
+        return sorted(games, key=lambda game: (game.finished, game.id), reverse=True)
 
 
-def open_store():
-    """The persistent store when the storage module is available and usable, else memory (with a log line)."""
+def open_store(path=None):
+    """The SQLite store at `path` (default: from the configuration), or MemorySaves and the reason it is used."""
     try:
-        from companion.ui.storage_adapter import SaveStoreAdapter
-        return SaveStoreAdapter.open_default()
-    except Exception as error:  # no store module yet, unwritable disk...: keep playing, say so in the log
+        if path is None:
+            from companion.config import load_config
+
+            path = load_config().storage.path
+        return SaveStore(path), None
+    except Exception as error:  # a corrupt config or an unwritable disk: play on, unsaved, and say so
         log.warning("saves kept in memory only: %s", error)
-        return MemorySaves()
+        return MemorySaves(), f"games are not saved: {error}"

@@ -9,6 +9,10 @@ from __future__ import annotations
 import random
 
 
+#: A game ends once its total reaches this; the session then finishes it and starts another.
+FINISH_AT = 60
+
+
 class CounterGame:
     def __init__(self, seed: int = 0):
         self.seed = seed
@@ -30,7 +34,9 @@ class CounterGame:
         return game
 
     def next_action(self) -> tuple[str, int]:
-        """("add", n) or ("undo", 0), drawn from a generator seeded by the seed and the turn number."""
+        """("finish", 0), ("add", n) or ("undo", 0), drawn from a generator seeded by the seed and the turn."""
+        if self.total >= FINISH_AT:
+            return ("finish", 0)
         draw = random.Random(self.seed * 1_000_003 + self.turn)
         if len(self.totals) > 1 and draw.random() < 0.2:
             return ("undo", 0)
@@ -40,6 +46,9 @@ class CounterGame:
         self.turn += 1
         self.totals.append(self.total + amount)
         return [{"type": "added", "amount": amount, "total": self.total}]
+
+    def result(self) -> dict:
+        return {"total": self.total, "turns": self.turn}
 
     def pop(self) -> None:
         self.turn += 1

@@ -1,7 +1,8 @@
 """A scripted session for the power-cut test, run as a subprocess and killed with SIGKILL at random.
 
-It resumes the unfinished game (or starts one), then plays as fast as it can. After each SaveStore call
-returns it prints "ACK <game id> <state JSON>": that line stands for the screen acknowledging the move.
+It resumes the unfinished game (or starts one), then plays as fast as it can, finishing each game when it
+is won and starting the next. After each SaveStore call returns it prints one line that stands for the
+screen acknowledging it: "ACK <game id> <state JSON>" after a move, "FINISHED <game id>" after finish().
 Usage: python powercut_session.py DATABASE SEED
 """
 import json
@@ -20,18 +21,34 @@ def acknowledge(game_id: int, game: CounterGame) -> None:
     sys.stdout.flush()
 
 
+def start(store: SaveStore, seed: int) -> tuple[int, CounterGame]:
+    game = CounterGame(seed)
+    game_id = store.new_game("counter", "power-cut test", game.to_json())
+    acknowledge(game_id, game)
+    return game_id, game
+
+
 def main(database: str, seed: int) -> None:
     store = SaveStore(database)
     unfinished = store.unfinished()
     if unfinished:
         saved = unfinished[0]
         game_id, game = saved.id, CounterGame.from_json(saved.state)
+        acknowledge(game_id, game)  # the resumed game is on screen again
     else:
-        game = CounterGame(seed)
-        game_id = store.new_game("counter", "power-cut test", game.to_json())
-    acknowledge(game_id, game)
+        finished = store.history()
+        if finished:  # the last game's end is on screen again before a new game is written
+            sys.stdout.write(f"FINISHED {finished[0].id}\n")
+            sys.stdout.flush()
+        game_id, game = start(store, seed)
     while True:
         action, amount = game.next_action()
+        if action == "finish":
+            store.finish(game_id, game.result())
+            sys.stdout.write(f"FINISHED {game_id}\n")
+            sys.stdout.flush()
+            game_id, game = start(store, seed)
+            continue
         if action == "undo":
             game.pop()
             store.undo_last(game_id, game.to_json())

@@ -135,3 +135,52 @@ def test_without_the_vision_package_source_the_guard_reports_instead_of_crashing
     guard = CameraGuard("auto")
     assert guard.read(0.0) is None
     assert "camera unavailable" in guard.status(0.0).message
+
+
+def test_with_the_real_vision_sources_a_missing_image_file_is_picked_up_when_it_appears(tmp_path):
+    """Integration with vision.sources.open_source: its CameraError becomes a status, then recovery."""
+    import cv2
+
+    picture = tmp_path / "table.png"
+    guard = CameraGuard(str(picture), first_delay=1.0, max_delay=4.0)
+    assert guard.read(0.0) is None
+    assert "does not exist" in guard.status(0.0).message
+    cv2.imwrite(str(picture), np.zeros((30, 40, 3), np.uint8))
+    assert guard.read(0.5) is None  # not yet time to retry
+    frame = guard.read(1.0)
+    assert frame is not None and frame.shape == (30, 40, 3)
+    assert "image" in guard.status(1.0).message
+
+
+def test_auto_on_a_machine_without_cameras_says_what_it_tried():
+    guard = CameraGuard("auto")
+    assert guard.read(0.0) is None
+    message = guard.status(0.0).message
+    assert "picamera" in message and "usb:0" in message and "manual mode" in message
+
+
+def test_a_long_outage_logs_one_line_not_one_per_retry(caplog):
+    world = FakeWorld(present=False)
+    guard = make_guard(world)
+    with caplog.at_level("INFO", logger="companion.hardware.camera_guard"):
+        for tenth in range(0, 600):
+            guard.read(tenth / 10)
+        world.present = True
+        guard.read(100.0)
+    assert len(world.open_attempts) > 5
+    messages = [record.getMessage() for record in caplog.records]
+    assert len(messages) == 2, messages
+    assert "no camera found" in messages[0] and "camera ready" in messages[1]
+
+
+def test_from_config_uses_the_configured_source_and_backoff_ceiling():
+    from companion.config import parse_config_text
+
+    world = FakeWorld(present=False)
+    config = parse_config_text('[camera]\nsource = "usb:1"\nretry_max_seconds = 2\n')
+    guard = CameraGuard.from_config(config, opener=world.open)
+    for tenth in range(0, 100):
+        guard.read(tenth / 10)
+    assert world.open_attempts[0] == "usb:1"
+    # 1 s, then capped at 2 s: attempts at 0, 1, 3, 5, 7, 9.
+    assert len(world.open_attempts) == 6

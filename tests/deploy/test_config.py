@@ -75,7 +75,7 @@ def test_a_file_asked_for_but_missing_is_an_error_not_the_defaults(tmp_path, mon
     ("[game]\nwin_target = true\n", 2, "game.win_target", "from 5 to 7"),
     ("[game]\nlanguage = \"de\"\n", 2, "game.language", '"en", "ru", "pl"'),
     ("[camera]\nsource = \"usb:two\"\n", 2, "camera.source", "usb:N"),
-    ("[camera]\nsource = \"/no/such/video.mp4\"\n", 2, "camera.source", "existing image or video file"),
+    ("[camera]\nsource = \"/no/such/video.mp4\"\n", 2, "camera.source", "existing image, folder of images or video"),
     ("[display]\nsize = [800]\n", 2, "display.size", "[width, height]"),
     ("[gpio]\nbounce_time = 2\n", 2, "gpio.bounce_time", "seconds from 0 to 0.5"),
     ("[storage]\npath = \"\"\n", 2, "storage.path", "path of the saved-games database"),
@@ -144,3 +144,17 @@ def test_database_default_follows_systemd_state_directory(monkeypatch, tmp_path)
     assert default_database_path() == Path("/var/lib/companion/companion.db")
     monkeypatch.delenv("STATE_DIRECTORY")
     assert default_database_path() == tmp_path / "home" / ".local" / "state" / "companion" / "companion.db"
+
+
+@pytest.mark.parametrize("source", ["auto", "picamera", "synthetic", "synthetic:3", "usb:0", "usb:12"])
+def test_camera_source_keywords_that_vision_sources_understands_are_accepted(source):
+    assert parse_config_text(f'[camera]\nsource = "{source}"\n').camera.source == source
+
+
+def test_camera_source_may_be_an_existing_folder_or_file(tmp_path):
+    video = tmp_path / "game.mp4"
+    video.write_bytes(b"\x00")
+    assert parse_config_text(f'[camera]\nsource = "{tmp_path}"\n').camera.source == str(tmp_path)
+    assert parse_config_text(f'[camera]\nsource = "{video}"\n').camera.source == str(video)
+    with pytest.raises(ConfigError, match="camera.source"):
+        parse_config_text('[camera]\nsource = "synthetic:x"\n')

@@ -73,3 +73,19 @@ def test_watchdog_meant_for_another_process_is_ignored(listener):
 def test_a_vanished_socket_is_reported_not_raised(tmp_path):
     notifier = SystemdNotifier({"NOTIFY_SOCKET": str(tmp_path / "gone")})
     assert notifier.ready() is False
+
+
+def test_a_separate_process_started_like_systemd_starts_it_notifies(listener):
+    """systemd sets WATCHDOG_PID to the service's pid; `exec` keeps the shell's pid ($$) for Python."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path, server = listener
+    program = ("import time; from companion.hardware.watchdog import SystemdNotifier; "
+               "n = SystemdNotifier(); n.ready('menu'); [n.heartbeat(t) for t in (0.0, 0.1, 0.6)]")
+    repo = Path(__file__).resolve().parents[2]
+    env = {"NOTIFY_SOCKET": path, "WATCHDOG_USEC": "1000000", "PYTHONPATH": str(repo), "PATH": "/usr/bin:/bin"}
+    subprocess.run(["sh", "-c", f'WATCHDOG_PID=$$ exec "{sys.executable}" -c "{program}"'], env=env, check=True,
+                   timeout=60)
+    assert received(server) == ["READY=1\nSTATUS=menu", "WATCHDOG=1", "WATCHDOG=1"]

@@ -3,7 +3,8 @@ import pytest
 
 from companion.games.attic.engine_kit import IllegalMove
 from companion.games.cthulhu.engine import CthulhuScores
-from companion.games.cthulhu.portals import PORTALS, POWERS_EN
+from companion.games.cthulhu.portals import PORTALS
+from companion.ui.i18n import table
 
 A, B, C = 0, 1, 2
 
@@ -202,7 +203,9 @@ def test_history_keeps_each_rounds_madness_for_the_chart():
 def test_seven_portal_powers_are_described():
     """Seed 002 "Карты порталов": seven portals numbered 6 to 12, each with its power."""
     assert sorted(PORTALS) == list(range(6, 13))
-    assert sorted(POWERS_EN) == sorted(PORTALS)
+    for key, _location in PORTALS.values():
+        entry = table()[f"cthulhu.power.{key}"]
+        assert all(entry[lang].strip() for lang in ("en", "ru", "pl"))
 
 
 def test_setup_checks_players():

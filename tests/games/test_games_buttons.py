@@ -137,3 +137,23 @@ def test_a_press_that_cannot_be_saved_is_taken_back():
     outcome = DiceButton(game, feedback).handle("roll", "press", commit=lambda event: False)
     assert outcome.event is None and "saved" in outcome.refused
     assert game.events == [] and game.state["rolls_this_round"] == 0 and feedback.calls == []
+
+
+def test_gpio_press_reaches_the_attic_screen_once_through_the_app_loop(board):
+    """End to end: mock pin -> Controls (debounce) -> App.poll_devices -> attic-roll screen -> engine -> save."""
+    from companion.ui.render import build_screen, make_app
+
+    factory, controls = board
+    app = make_app((800, 480), strict=True)
+    app.devices = controls
+    build_screen(app, "attic-roll")
+    scene = app.top
+    before = len(scene.game.events)
+    press(factory, GPIO.roll, bounces=5)
+    app.step([], 0.05)
+    app.step([], 0.05)
+    assert len(scene.game.events) == before + 1
+    assert scene.game_id is not None and app.store.load(scene.game_id).moves == 1
+    press(factory, GPIO.draw)  # DRAW means nothing to the dice
+    app.step([], 0.05)
+    assert len(scene.game.events) == before + 1

@@ -2,6 +2,7 @@
 import json
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -134,3 +135,37 @@ def test_cthulhu_publication_total_is_triangular(script):
         game.publish(index % 3, count)
     total = sum(script)
     assert sum(game.state["madness"]) == total * (total + 1) // 2 * 2
+
+
+def test_half_written_saves_are_refused_with_a_reason():
+    """Team standard: a half-written save file gets a clear message, never a KeyError deep in a move."""
+    from companion.games.attic.engine_kit import SavedGameError
+
+    attic = AtticGame.new(2, random.Random(1)).to_json()
+    nemesis = NemesisBag.new(["red"], random.Random(1)).to_json()
+    cthulhu = CthulhuScores.new(["A", "B"]).to_json()
+    for saved, restore in ((attic, lambda d: AtticGame.from_json(d, random.Random(1))),
+                           (nemesis, lambda d: NemesisBag.from_json(d, random.Random(1))),
+                           (cthulhu, CthulhuScores.from_json)):
+        for damaged in ({}, {"state": None}, {"state": {k: v for k, v in list(saved["state"].items())[1:]}}):
+            with pytest.raises(SavedGameError):
+                restore(damaged)
+        with pytest.raises(SavedGameError):
+            restore({"state": saved["state"], "journal": {"events": [], "before": [{}]}})
+
+
+def test_undo_reaches_back_a_bounded_number_of_moves():
+    """The saved journal stays small: only the last UNDO_DEPTH moves can be undone, the log keeps them all."""
+    from companion.games.attic.engine_kit import IllegalMove, Journal
+
+    game = CthulhuScores.new(["Ann", "Bob"])
+    moves = Journal.UNDO_DEPTH + 7
+    for _ in range(moves):
+        game.end_turn()
+    assert len(game.events) == moves
+    for _ in range(Journal.UNDO_DEPTH):
+        game.pop()
+    assert game.state["turn"] == 7 and len(game.events) == 7
+    with pytest.raises(IllegalMove, match=str(Journal.UNDO_DEPTH)):
+        game.pop()
+    assert len(CthulhuScores.from_json(game.to_json()).events) == 7

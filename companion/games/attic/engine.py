@@ -6,13 +6,15 @@ remembers what the Monster holds (attic tiles) and what the team holds (crystals
 from __future__ import annotations
 
 from .dice import Dice, hits, load_dice, roll
-from .engine_kit import IllegalMove, Journal, JournaledEngine
+from .engine_kit import IllegalMove, Journal, JournaledEngine, saved_state
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # RULES.md 3.2: four ghosts, setup notes for 2 and 3 players
 CRYSTALS_IN_BOX = 9  # rulebook 003 "Состав игры": 9 power crystals
 KEYS_IN_BOX = 4
 # RULES.md open question A1: what "Попробуйте ещё раз!" means after a failed fight.
 FIGHT_RETRY_MODES = ("lose", "continue", "reset")
+STATE_KEYS = ("players", "hard_mode", "fight_retry", "dice", "phase", "round", "rolls_this_round", "attic",
+              "crystals", "keys", "last_roll", "fight")
 
 
 class AtticGame(JournaledEngine):
@@ -47,7 +49,7 @@ class AtticGame(JournaledEngine):
 
     @classmethod
     def from_json(cls, data: dict, rng) -> "AtticGame":
-        return cls(data["state"], rng, Journal.from_json(data.get("journal")))
+        return cls(saved_state(data, STATE_KEYS), rng, Journal.from_json(data.get("journal")))
 
     # --- reading the state -------------------------------------------------------------------------------
     @property

@@ -24,23 +24,47 @@ class DataFileError(ValueError):
     """An editable data file is missing, unreadable or inconsistent. The message names the file and the fix."""
 
 
+class SavedGameError(ValueError):
+    """A saved game that cannot be resumed (half-written, from another version, edited by hand)."""
+
+
+def saved_state(data, required: tuple[str, ...]) -> dict:
+    """The rule state inside a saved game, checked for every key the engine needs before it is trusted."""
+    state = data.get("state") if isinstance(data, dict) else None
+    if not isinstance(state, dict):
+        raise SavedGameError("the saved game has no state")
+    missing = [key for key in required if key not in state]
+    if missing:
+        raise SavedGameError(f"the saved game lacks {', '.join(missing)}")
+    return state
+
+
 class Journal:
-    """The event log of one game and, for each event, the state just before it (the undo stack)."""
+    """The event log of one game and, for the most recent events, the state just before each (the undo stack).
+
+    Only the last UNDO_DEPTH states are kept: the whole journal is saved after every move, and a long game
+    must not write ever-growing snapshots to the Pi's SD card. The event log itself is kept whole.
+    """
+
+    UNDO_DEPTH = 50
 
     def __init__(self, events: list[dict] | None = None, before: list[dict] | None = None):
         self.events: list[dict] = list(events or [])
         self._before: list[dict] = list(before or [])
-        if len(self.events) != len(self._before):
-            raise DataFileError("saved game: the event log and the undo history have different lengths")
+        if len(self._before) > len(self.events):
+            raise SavedGameError("the saved game's undo history is longer than its event log")
 
     def record(self, state_before: dict, event: dict) -> dict:
         self._before.append(copy.deepcopy(state_before))
+        del self._before[:-self.UNDO_DEPTH]
         self.events.append(copy.deepcopy(event))
         return event
 
     def pop(self) -> tuple[dict, dict]:
         if not self.events:
             raise IllegalMove("Nothing to undo.")
+        if not self._before:
+            raise IllegalMove(f"Only the last {self.UNDO_DEPTH} moves can be undone.")
         return self._before.pop(), self.events.pop()
 
     def __len__(self) -> int:

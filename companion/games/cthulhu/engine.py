@@ -6,12 +6,15 @@ portal, how each round ended, the first-player choice and the final verdict.
 from __future__ import annotations
 
 from .portals import DAGON, GUG, PORTALS, SHOGGOTH
-from companion.games.attic.engine_kit import IllegalMove, Journal, JournaledEngine
+from companion.games.attic.engine_kit import IllegalMove, Journal, JournaledEngine, saved_state
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # RULES.md C9: not in the text; 2-4 as sold
 GAME_END_MADNESS = 10  # seed 002 "Конец игры": 10 or more at the end of a round
 MAX_SETS_PER_ACTION = 3  # 1 to 3 sets or sequences per action
 TIE_CHOOSERS = ("next_in_order", "next_tied_in_order")  # RULES.md 2.7 / C8
+STATE_KEYS = ("names", "madness", "round", "phase", "first_player", "current", "turn", "publications", "portals",
+              "claimed_on_turn", "portal_closed_on_turn", "shoggoth_owner", "history", "round_ends", "chooser",
+              "winners", "tie_chooser")
 
 
 class CthulhuScores(JournaledEngine):
@@ -51,7 +54,7 @@ class CthulhuScores(JournaledEngine):
 
     @classmethod
     def from_json(cls, data: dict) -> "CthulhuScores":
-        return cls(data["state"], Journal.from_json(data.get("journal")))
+        return cls(saved_state(data, STATE_KEYS), Journal.from_json(data.get("journal")))
 
     # --- reading the state -------------------------------------------------------------------------------
     @property

@@ -6,13 +6,15 @@ token numbers) and "madness:<colour>". The bag is kept sorted so a seeded draw d
 from __future__ import annotations
 
 from .data_file import NIGHTMARE_TYPES, NightmaresData, load_nightmares_data
-from companion.games.attic.engine_kit import IllegalMove, Journal, JournaledEngine
+from companion.games.attic.engine_kit import IllegalMove, Journal, JournaledEngine, saved_state
 
 BLANK = "blank"
 DRAW_KINDS = ("encounter", "event", "other")
 STATUSES = ("alive", "dead", "hibernating", "escaped")
 MIN_PLAYERS, MAX_PLAYERS = 1, 5  # RULES.md 4.2 table
 LAIRS = 3
+STATE_KEYS = ("data", "order", "bag", "supply", "removed", "characters", "on_board", "lairs_destroyed",
+              "oppressive_gone", "last_draw")
 
 
 def nightmare_token(token_id: int) -> str:
@@ -68,7 +70,7 @@ class NemesisBag(JournaledEngine):
 
     @classmethod
     def from_json(cls, data: dict, rng) -> "NemesisBag":
-        return cls(data["state"], rng, Journal.from_json(data.get("journal")))
+        return cls(saved_state(data, STATE_KEYS), rng, Journal.from_json(data.get("journal")))
 
     # --- reading the state -------------------------------------------------------------------------------
     def token_number(self, token: str) -> int | None:

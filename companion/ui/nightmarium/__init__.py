@@ -1,1 +1,71 @@
-"""Nightmarium screens: setup, live table, ability chain, win."""
+"""Nightmarium screens: setup, live table, ability chain, card entry, log, win."""
+from companion.ui.screens import register_game, register_screen
+
+
+def _setup(app):
+    from companion.ui.nightmarium.setup import SetupScene
+
+    return SetupScene(app)
+
+
+def _table(app):
+    from companion.ui.nightmarium import samples
+    from companion.ui.nightmarium.table import TableScene
+
+    return TableScene(app, samples.played_session(app, samples.mid_game))
+
+
+def _chain(app):
+    from companion.ui.nightmarium import samples
+    from companion.ui.nightmarium.chain import ChainScene
+
+    return ChainScene(app, samples.played_session(app, samples.chain_with_target))
+
+
+def _win(app):
+    from companion.ui.nightmarium import samples
+    from companion.ui.nightmarium.win import WinScene
+
+    return WinScene(app, samples.played_session(app, samples.finished))
+
+
+def _log(app):
+    from companion.ui.nightmarium import samples
+    from companion.ui.nightmarium.log import LogScene
+
+    return LogScene(app, samples.played_session(app, samples.mid_game))
+
+
+def _picker(app):
+    from companion.ui.nightmarium import samples
+    from companion.ui.nightmarium.picker import CardPicker
+
+    return CardPicker(app, samples.played_session(app, samples.mid_game), purpose="play")
+
+
+def _warning(app):
+    """The table with a warning: a torso put down where no legs wait for it."""
+    from companion.games.nightmarium import Card
+    from companion.ui.nightmarium import samples
+    from companion.ui.nightmarium.table import TableScene
+    from companion.referee.table_view import seen_of
+    from vision.table_state import TableState
+
+    session = samples.played_session(app, samples.mid_game)
+    table = session.referee.expected_table()
+    seat = session.referee.seat_of_player[session.game.active]
+    torso = seen_of(Card.face("red", ("torso",), "jester"), seat, len(table.creatures(seat)), "legs")
+    seats = dict(table.seats)
+    seats[seat] = table.creatures(seat) + ((torso,),)
+    session.observe(TableState(seats=seats, discard_top=table.discard_top))
+    return TableScene(app, session)
+
+
+register_game("nightmarium", "game.nightmarium", _setup)
+register_screen("nightmarium-setup", _setup)
+register_screen("nightmarium-table", _table)
+register_screen("nightmarium-chain", _chain)
+register_screen("nightmarium-win", _win)
+register_screen("nightmarium-log", _log)
+register_screen("nightmarium-picker", _picker)
+register_screen("nightmarium-warning", _warning)

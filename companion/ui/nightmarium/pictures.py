@@ -132,40 +132,63 @@ def draw_card(surface, rect: pygame.Rect, card, slot: str | None = None, selecte
         pygame.draw.rect(surface, theme.FOCUS, rect.inflate(4, 4), width=3, border_radius=radius + 2)
 
 
+CARD_ASPECT = 0.62  # height / width of a printed card
+SLOT_GAP = 0.06  # gap between the cards of a creature, as a share of a card's height
+
+
 def creature_size(card_width: int) -> tuple[int, int]:
-    """Width and height of a full creature drawn with cards `card_width` wide (three cards overlapping)."""
-    card_height = int(card_width * 0.62)
-    return card_width, card_height + 2 * int(card_height * 0.72)
+    """Width and height of a full creature drawn with cards `card_width` wide."""
+    card_height = card_width * CARD_ASPECT
+    return card_width, int(card_height * (3 + 2 * SLOT_GAP))
+
+
+def creature_width(height: int) -> int:
+    """The natural width of a creature drawn `height` px tall."""
+    return int(height / (3 + 2 * SLOT_GAP) / CARD_ASPECT)
 
 
 def draw_creature(surface, rect: pygame.Rect, creature, highlight: bool = False, dim: bool = False) -> list:
-    """Cards bottom-up stacked upwards like on the table; returns [(card rect, height index)] for hit tests."""
-    card_height = int(rect.width * 0.62)
-    step = (rect.height - card_height) // 2 if rect.height > card_height else 0
+    """Cards bottom-up in their three slots (legs at the bottom, empty slots left dark) as the creature grows on
+    the table; returns [(card rect, height index)] for hit tests."""
+    card_height = int(rect.height / (3 + 2 * SLOT_GAP))
+    step = (rect.height - card_height) // 2
     hits = []
     cards = list(creature.cards)
-    for height, (card, part) in enumerate(cards):
+    for height in range(3):
         card_rect = pygame.Rect(rect.left, rect.bottom - card_height - height * step, rect.width, card_height)
-        draw_card(surface, card_rect, card, _value(part), dim=dim)
-        hits.append((card_rect, height))
+        if height < len(cards):
+            card, part = cards[height]
+            draw_card(surface, card_rect, card, _value(part), dim=dim)
+            hits.append((card_rect, height))
+        else:
+            pygame.draw.rect(surface, darker(theme.PANEL, 0.8), card_rect, width=1, border_radius=max(2, card_height // 7))
+    top = rect.top
     if creature.seal is not None and cards:
-        seal = pygame.Rect(0, 0, card_height * 0.7, card_height * 0.7)
-        seal.center = (rect.right - seal.width * 0.3, rect.bottom - card_height - (len(cards) - 1) * step + seal.height * 0.3)
+        seal = pygame.Rect(0, 0, card_height * 0.8, card_height * 0.8)
+        seal.center = (rect.right - seal.width * 0.25, top + seal.height * 0.25)
         pygame.draw.circle(surface, theme.SEAL_RIM, seal.center, seal.width / 2)
         pygame.draw.circle(surface, legion_colour(creature.seal.legion), seal.center, seal.width / 3)
-    top = rect.bottom - card_height - (len(cards) - 1) * step if cards else rect.top
     if creature.complete:
-        mark = pygame.Rect(0, 0, max(10, rect.width // 4), max(10, rect.width // 4))
-        mark.center = (rect.left + mark.width // 3, top + mark.height // 3)
-        pygame.draw.circle(surface, theme.GOOD, mark.center, mark.width / 2)
-        pygame.draw.lines(surface, theme.TEXT, False, [(mark.left + mark.width * 0.25, mark.centery),
-                                                        (mark.left + mark.width * 0.45, mark.bottom - mark.height * 0.28),
-                                                        (mark.right - mark.width * 0.22, mark.top + mark.height * 0.3)],
-                          max(2, mark.width // 6))
+        size = max(12, card_height // 2)
+        mark = pygame.Rect(0, 0, size, size)
+        mark.center = (rect.left + size // 3, top + size // 3)
+        pygame.draw.circle(surface, theme.GOOD, mark.center, size / 2)
+        pygame.draw.lines(surface, theme.TEXT, False, [(mark.left + size * 0.25, mark.centery),
+                                                        (mark.left + size * 0.45, mark.bottom - size * 0.28),
+                                                        (mark.right - size * 0.22, mark.top + size * 0.3)],
+                          max(2, size // 6))
     if highlight:
-        outline = pygame.Rect(rect.left - 3, top - 3, rect.width + 6, rect.bottom - top + 6)
-        pygame.draw.rect(surface, theme.FOCUS, outline, width=3, border_radius=6)
+        pygame.draw.rect(surface, theme.FOCUS, rect.inflate(6, 6), width=3, border_radius=6)
     return hits
+
+
+def hand_icon(surface, rect: pygame.Rect, colour=theme.TEXT_DIM) -> None:
+    """Two fanned card backs: the number next to it is the hand size."""
+    for offset in (0, 1):
+        card = pygame.Rect(0, 0, rect.width * 0.55, rect.height * 0.85)
+        card.midbottom = (rect.centerx - rect.width * 0.12 + offset * rect.width * 0.24, rect.bottom - offset * 2)
+        pygame.draw.rect(surface, theme.PANEL_LIGHT, card, border_radius=2)
+        pygame.draw.rect(surface, colour, card, 1, border_radius=2)
 
 
 def pips(surface, left: int, centre_y: int, total: int, filled: int, radius: int, colour=theme.ACCENT) -> int:

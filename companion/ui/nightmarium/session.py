@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
-import uuid
 from dataclasses import dataclass, field
 
 from companion.games.nightmarium import Game
@@ -26,12 +24,13 @@ class Announcement:
 
 
 class Session:
-    def __init__(self, app, game: Game, mode: str = "manual", game_id: str | None = None,
+    def __init__(self, app, game: Game, mode: str = "manual", game_id: int | None = None,
                  player_of_seat: dict[int, int] | None = None):
         self.app = app
         self.game = game
         self.mode = mode if mode in MODES else "manual"
-        self.game_id = game_id or uuid.uuid4().hex[:12]
+        self.game_id = game_id
+        self.saved_events = len(game.events)
         self.referee = Referee(game, player_of_seat)
         self.announcements: list[Announcement] = []
         self.save_failed = False
@@ -45,11 +44,20 @@ class Session:
                         observed=True)
         player_of_seat = {seat: index for index, seat in enumerate(seats)} if seats else None
         session = cls(app, game, mode, player_of_seat=player_of_seat)
-        session.save({"kind": "new_game"})
+        session.register()
         return session
 
+    def register(self) -> None:
+        """Open this game in the store (a new saved game)."""
+        title = " · ".join(player.name for player in self.game.players)
+
+        def write(store):
+            self.game_id = store.new_game(GAME_KEY, title, self.state())
+
+        self.save_failed = not self.app.save(write)
+
     @classmethod
-    def resume(cls, app, game_id: str, state: dict) -> "Session":
+    def resume(cls, app, game_id: int, state: dict) -> "Session":
         """A saved game; a state the engine cannot read raises ValueError (the caller says so)."""
         try:
             game = Game.from_json(state["game"])
@@ -64,18 +72,31 @@ class Session:
                 "player_of_seat": {str(seat): player for seat, player in self.referee.player_of_seat.items()},
                 "players": [{"name": player.name} for player in self.game.players], "winner": self.game.winner}
 
-    def save(self, action: dict) -> None:
-        self.save_failed = not self.app.record(GAME_KEY, self.game_id, action, self.state(),
-                                               finished=self.game.over)
+    def save(self, moves: list[dict]) -> None:
+        """Record the moves, the state after them and their events before the screen shows them; a game that
+        has just been won is marked finished (it then appears in History)."""
+        events = self.game.events[self.saved_events:]
+        self.saved_events = len(self.game.events)
+        if self.game_id is None or not moves:
+            return
+
+        def write(store):
+            for index, move in enumerate(moves):
+                last = index == len(moves) - 1
+                store.record(self.game_id, move, self.state(), events if last else [])
+            if self.game.over:
+                winner = self.game.players[self.game.winner].name
+                store.finish(self.game_id, {"winner": winner, "turns": self.game.turn})
+
+        self.save_failed = not self.app.save(write)
 
     # -- what changes the game ------------------------------------------------------------------------------
     def apply(self, outcome: Outcome) -> Outcome:
-        for move in outcome.moves:
-            self.save(move.to_json())
+        self.save([move.to_json() for move in outcome.moves])
         if outcome.moves:
             self.announce(outcome.events)
         if outcome.warning is not None:
-            self.save({"kind": "warning", **outcome.warning.to_json()})
+            self.referee.warning = outcome.warning
         return outcome
 
     def observe(self, table) -> Outcome:
@@ -95,7 +116,9 @@ class Session:
             return False
         self.referee.warning = None
         self.announcements.clear()
-        self.save({"kind": "undo", "move": move.to_json()})
+        self.saved_events = len(self.game.events)
+        if self.game_id is not None:
+            self.save_failed = not self.app.save(lambda store: store.undo_last(self.game_id, self.state()))
         return True
 
     def correct_card(self, creature_id: int, height: int, face) -> Outcome:
@@ -127,15 +150,15 @@ class Session:
 
     def _light(self, legion: str) -> None:
         devices = self.app.devices
-        if devices is not None and hasattr(devices, "show_legion"):
+        if devices is not None and hasattr(devices, "show_colour"):
             try:
-                devices.show_legion(legion)
+                devices.show_colour(legion)
             except Exception as error:  # an LED fault must not stop the game
                 self.app.errors.append(f"LED: {error}")
 
     # -- the simulated table ---------------------------------------------------------------------------------
     def start_simulation(self, seed: int | None = None, interval: float = 1.2) -> None:
-        if self.simulation is None:
+        if self.simulation is None and self.app.background:
             self.simulation = SimulationWorker(self.app.inbox, [p.name for p in self.game.players],
                                                self.game.edition.key, self.game.win_target, self.game.seals,
                                                seed if seed is not None else random.randrange(10 ** 6), interval)

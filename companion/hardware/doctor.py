@@ -1,0 +1,226 @@
+"""`companion doctor`: what is present and working, in plain words, one line per part.
+
+Each check returns a `Check` and never raises: a missing camera or display is a finding, not a crash.
+The doctor only looks: it does not create, repair or move the saved-games file.
+"""
+from __future__ import annotations
+
+import glob
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, TextIO
+
+from companion.config import Config, ConfigError, load_config
+from companion.hardware.camera_guard import open_configured_source
+from companion.hardware.controls import Controls
+from companion.storage.saves import APPLICATION_ID
+
+WORKS, MISSING, PROBLEM, SKIPPED = "works", "missing", "PROBLEM", "skipped"
+
+
+@dataclass(frozen=True)
+class Check:
+    part: str
+    outcome: str  # WORKS, MISSING (absent, not an error here), PROBLEM (must be fixed), SKIPPED
+    detail: str
+
+    def line(self) -> str:
+        return f"  {self.part:<14} {self.outcome:<8} {self.detail}"
+
+
+def check_configuration(path: str | None) -> tuple[Check, Config | None]:
+    try:
+        config = load_config(path)
+    except ConfigError as error:
+        return Check("configuration", PROBLEM, str(error)), None
+    return Check("configuration", WORKS, config.describe()), config
+
+
+def check_storage(config: Config) -> Check:
+    path = Path(config.storage.path)
+    if not path.exists():
+        folder = next((p for p in (path.parent, *path.parent.parents) if p.exists()), Path("/"))
+        if os.access(folder, os.W_OK):
+            return Check("storage", WORKS, f"{path} will be created at the first game")
+        return Check("storage", PROBLEM, f"{path} does not exist and {folder} is not writable by this user")
+    try:
+        # Read-only: the doctor must not move aside or change what it inspects.
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            if db.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
+                return Check("storage", PROBLEM, f"{path} is not a companion database; the app will move it aside")
+            check = db.execute("PRAGMA quick_check").fetchone()[0]
+            playing, finished = db.execute(
+                "SELECT count(*) - count(finished), count(finished) FROM games").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error as error:
+        return Check("storage", PROBLEM, f"{path} cannot be read ({error}); run the doctor as the "
+                                         "companion user (sudo -u companion companion doctor) if it is the service's")
+    if check != "ok":
+        return Check("storage", PROBLEM, f"{path} is damaged ({check}); the app will move it aside")
+    return Check("storage", WORKS, f"{path}: {playing} game(s) in progress, {finished} finished")
+
+
+def check_camera(config: Config, opener: Callable = open_configured_source, attempts: int = 5):
+    """The camera check and one test frame (None when there is no picture)."""
+    spec = config.camera.source
+    try:
+        source = opener(spec)
+    except Exception as error:  # CameraError, ImportError (no picamera2/vision.sources), OSError...
+        return Check("camera", MISSING, f'no camera for source "{spec}": {error}'), None
+    try:
+        frame = None
+        for _ in range(attempts):  # the first frames of a just-opened camera are sometimes empty
+            try:
+                frame = source.read()
+            except Exception as error:
+                return Check("camera", PROBLEM, f"{_describe(source, spec)} opened but gave no picture ({error})"), None
+            if frame is not None:
+                break
+    finally:
+        try:
+            source.close()
+        except Exception:
+            pass
+    if frame is None:
+        return Check("camera", PROBLEM, f"{_describe(source, spec)} opened but gave no picture"), None
+    height, width = frame.shape[:2]
+    return Check("camera", WORKS, f"{_describe(source, spec)}, test frame {width} x {height}"), frame
+
+
+def _describe(source, spec: str) -> str:
+    try:
+        return source.describe()
+    except Exception:
+        return spec
+
+
+def check_markers(frame) -> Check:
+    if frame is None:
+        return Check("markers", SKIPPED, "needs a camera picture")
+    try:
+        import cv2
+
+        from vision.markers import DICTIONARY, TABLE_MARKER_IDS
+    except ImportError as error:
+        return Check("markers", MISSING, f"marker detection is not installed ({error})")
+    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, DICTIONARY)),
+                                       cv2.aruco.DetectorParameters())
+    gray = frame if frame.ndim == 2 else cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+    _, ids, _ = detector.detectMarkers(gray)
+    seen = sorted({int(i) for i in ids.ravel()} & set(TABLE_MARKER_IDS)) if ids is not None else []
+    missing = [i for i in TABLE_MARKER_IDS if i not in seen]
+    if not missing:
+        return Check("markers", WORKS, f"all {len(TABLE_MARKER_IDS)} table markers in view")
+    return Check("markers", PROBLEM,
+                 f"markers in view: {', '.join(map(str, seen)) or 'none'}; not seen: {', '.join(map(str, missing))} "
+                 "(hardware/wiring.md, Markers)")
+
+
+def check_display(config: Config) -> Check:
+    driver_wanted = os.environ.get("SDL_VIDEODRIVER", "")
+    cards = sorted(glob.glob("/dev/dri/card*"))
+    touch = _touch_devices()
+    extras = []
+    if cards:
+        extras.append("GPU " + ", ".join(cards))
+    if touch:
+        extras.append("touch: " + ", ".join(touch))
+    if driver_wanted == "dummy":
+        return Check("display", MISSING, "no real screen (SDL_VIDEODRIVER=dummy)")
+    try:
+        os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+        import pygame
+
+        pygame.display.init()
+        try:
+            driver = pygame.display.get_driver()
+            sizes = pygame.display.get_desktop_sizes()
+        finally:
+            pygame.display.quit()
+    except Exception as error:
+        return Check("display", MISSING, f"no screen found ({error})" + (f"; {'; '.join(extras)}" if extras else ""))
+    if driver in ("offscreen", "dummy"):
+        return Check("display", MISSING, f"no real screen (SDL fell back to its {driver} driver)"
+                     + (f"; {'; '.join(extras)}" if extras else ""))
+    size = " and ".join(f"{w} x {h}" for w, h in sizes) or "size unknown"
+    wanted = "x".join(map(str, config.display.size))
+    return Check("display", WORKS, f"{driver} screen {size} (configured {wanted}, "
+                                   f"{'fullscreen' if config.display.fullscreen else 'window'})"
+                 + (f"; {'; '.join(extras)}" if extras else ""))
+
+
+def _touch_devices() -> list[str]:
+    names = []
+    for name_file in glob.glob("/sys/class/input/event*/device/name"):
+        try:
+            name = Path(name_file).read_text(encoding="utf-8").strip()
+        except OSError:
+            continue
+        if any(word in name.lower() for word in ("touch", "ft5406", "ft5x06", "goodix", "edt-ft")):
+            names.append(name)
+    return names
+
+
+def check_gpio(config: Config, pin_factory=None) -> tuple[Check, Controls]:
+    controls = Controls.from_config(config, pin_factory=pin_factory)
+    chips = sorted(glob.glob("/dev/gpiochip*"))
+    if controls.available:
+        return Check("GPIO", WORKS, controls.describe()), controls
+    where = f" ({', '.join(chips)} present)" if chips else ""
+    return Check("GPIO", MISSING, controls.describe() + where), controls
+
+
+def watch_buttons(controls: Controls, seconds: float, out: TextIO, clock: Callable[[], float] = time.monotonic) -> int:
+    """Print each press and hold for `seconds`; returns how many were seen."""
+    import queue
+
+    if not controls.available:
+        print("  buttons        skipped  no GPIO buttons to watch", file=out)
+        return 0
+    print(f"  Press and hold each button now (watching for {seconds:g} s)...", file=out, flush=True)
+    seen = 0
+    deadline = clock() + seconds
+    while (left := deadline - clock()) > 0:
+        try:
+            kind, name = controls.events.get(timeout=min(left, 0.5))
+        except queue.Empty:
+            continue
+        seen += 1
+        controls.click()
+        print(f"  button         {name.upper()} {'pressed' if kind == 'press' else 'held'}", file=out, flush=True)
+    print(f"  buttons        {seen} event(s) seen", file=out)
+    return seen
+
+
+def run_doctor(config_path: str | None, out: TextIO, buttons_seconds: float = 0.0, pin_factory=None,
+               camera_opener: Callable = open_configured_source) -> int:
+    """Print every check; exit status 1 only for problems that stop the app (configuration, storage)."""
+    print("companion doctor: what this machine has", file=out)
+    configuration, config = check_configuration(config_path)
+    print(configuration.line(), file=out, flush=True)
+    if config is None:
+        print("The app will not start until the configuration is fixed.", file=out)
+        return 1
+    storage = check_storage(config)
+    print(storage.line(), file=out, flush=True)
+    camera, frame = check_camera(config, opener=camera_opener)
+    print(camera.line(), file=out, flush=True)
+    print(check_markers(frame).line(), file=out, flush=True)
+    print(check_display(config).line(), file=out, flush=True)
+    gpio, controls = check_gpio(config, pin_factory=pin_factory)
+    print(gpio.line(), file=out, flush=True)
+    try:
+        if buttons_seconds > 0:
+            watch_buttons(controls, buttons_seconds, out)
+    finally:
+        controls.close()
+    if not controls.available:
+        print("Without GPIO the app takes every action from the touchscreen and the keyboard.", file=out)
+    if camera.outcome != WORKS:
+        print("Without a camera the app runs in manual mode and keeps retrying the camera.", file=out)
+    return 1 if storage.outcome == PROBLEM else 0

@@ -1,0 +1,122 @@
+"""What every in-game Nightmarium screen shares: it listens to the camera, the simulated table and the camera
+guard, and moves to the chain or win screen when the game gets there."""
+from __future__ import annotations
+
+import math
+
+import pygame
+
+from companion.ui import theme
+from companion.ui.nightmarium import pictures
+from companion.ui.nightmarium.describe import legion_name
+from companion.ui.scene import Scene
+from companion.ui.widgets import draw_text
+
+
+FLASH_SECONDS = 1.6  # how long a fresh announcement pulses (the only animation: the loop runs at 30 fps then)
+
+
+class SessionScene(Scene):
+    def __init__(self, app, session):
+        super().__init__(app)
+        self.session = session
+        self.flash_left = 0.0
+        self.latest = self._latest_announcement()
+
+    @property
+    def game(self):
+        return self.session.game
+
+    def _latest_announcement(self):
+        return self.session.announcements[-1] if self.session.announcements else None
+
+    @property
+    def animating(self) -> bool:
+        return self.flash_left > 0
+
+    def update(self, dt: float) -> None:
+        latest = self._latest_announcement()
+        if latest is not self.latest:
+            self.latest = latest
+            self.flash_left = FLASH_SECONDS if latest is not None else 0.0
+        if self.flash_left > 0:
+            self.flash_left = max(0.0, self.flash_left - dt)
+            self.dirty = True
+
+    def handle(self, event) -> None:
+        if event.type == pygame.USEREVENT and not hasattr(event, "control"):
+            if hasattr(event, "table_state"):
+                if self.session.mode == "camera" and not self.session.camera_lost:
+                    self.session.observe(event.table_state)
+            elif hasattr(event, "sim"):
+                self.session.feed(event.sim)
+            elif hasattr(event, "camera"):
+                self.session.camera_lost = event.camera != "ok"
+            self.after_change()
+            return
+        super().handle(event)
+
+    def handle_control(self, control: str, action: str) -> None:
+        """The GPIO "draw" button is the Draw action; the others keep their usual meaning."""
+        if control == "draw" and action == "press" and self.game.prompt is None and not self.game.over:
+            from companion.games.nightmarium import Draw
+
+            self.session.press(Draw())
+            self.after_change()
+        else:
+            super().handle_control(control, action)
+
+    def after_change(self) -> None:
+        """Redraw, and follow the game to the screen that fits it."""
+        self.dirty = True
+        from companion.ui.nightmarium.chain import ChainScene
+        from companion.ui.nightmarium.win import WinScene
+
+        if self.app.top is not self:
+            return
+        if self.game.over:
+            self.session.stop()
+            self.app.replace(WinScene(self.app, self.session))
+        elif self.game.stack and not isinstance(self, ChainScene):
+            self.app.push(ChainScene(self.app, self.session))
+
+    def on_enter(self) -> None:
+        super().on_enter()
+        self.after_change()
+
+    # -- drawing helpers ------------------------------------------------------------------------------------
+    def camera_chip(self, surface, layout, right: int, centre_y: int) -> None:
+        mode = self.session.mode
+        if mode == "simulated":
+            text, colour = self.t("camera.simulated"), theme.ACCENT
+        elif mode == "manual":
+            text, colour = self.t("camera.off"), theme.TEXT_DIM
+        elif self.session.camera_lost:
+            text, colour = self.t("camera.lost"), theme.WARNING
+        else:
+            text, colour = self.t("camera.ok"), theme.GOOD
+        font = layout.font(14, True)
+        width = font.size(text)[0] + layout.px(26)
+        chip = pygame.Rect(right - width, centre_y - layout.px(12), width, layout.px(24))
+        pygame.draw.rect(surface, theme.PANEL_LIGHT, chip, border_radius=chip.height // 2)
+        pygame.draw.circle(surface, colour, (chip.left + layout.px(12), chip.centery), layout.px(5))
+        draw_text(surface, text, font, theme.TEXT, (chip.left + layout.px(21), chip.centery), "midleft")
+
+    def announcement_strip(self, surface, layout, rect) -> None:
+        """The latest announcement (pure legion in its colour, a stopped or interrupted chain)."""
+        if not self.session.announcements:
+            return
+        note = self.session.announcements[-1]
+        values = dict(note.values)
+        if "legion" in values:
+            values["legion"] = legion_name(values["legion"], self.app.lang)
+        if "ability" in values:
+            from companion.ui.nightmarium.describe import ability_name
+
+            values["ability"] = ability_name(values["ability"], self.app.lang)
+        colour = pictures.legion_colour(note.legion) if note.legion else theme.PANEL_LIGHT
+        if self.flash_left > 0:  # pulse while fresh so the table notices it
+            colour = pictures.lighter(colour, int(70 * abs(math.sin(self.flash_left * math.pi * 2))))
+        pygame.draw.rect(surface, colour, rect, border_radius=layout.px(8))
+        draw_text(surface, self.t(note.key, **values), layout.font(17, True), theme.TEXT,
+                  (rect.left + layout.px(10), rect.centery), "midleft", max_width=rect.width - layout.px(20))

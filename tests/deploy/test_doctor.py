@@ -1,0 +1,135 @@
+"""`companion doctor`: runs on a machine with nothing attached, says what is absent, never a traceback."""
+import io
+import sqlite3
+
+import numpy as np
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.cli import main
+from companion.config import Config, StorageConfig, parse_config_text
+from companion.hardware import doctor
+from companion.storage.saves import SaveStore
+
+
+@pytest.fixture
+def config_file(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text(f'[storage]\npath = "{tmp_path / "state" / "companion.db"}"\n', encoding="utf-8")
+    return path
+
+
+def test_doctor_on_this_bare_machine_reports_every_part_and_succeeds(config_file, capsys):
+    assert main(["doctor", "--config", str(config_file)]) == 0
+    out = capsys.readouterr().out
+    for part in ("configuration", "storage", "camera", "markers", "display", "GPIO"):
+        assert f"  {part}" in out
+    assert "configuration  works    configuration from" in out
+    assert "will be created at the first game" in out
+    assert "Traceback" not in out
+    # No GPIO and no screen here: both are named as missing, and the fallback is explained.
+    assert "GPIO           missing" in out and "touchscreen and the keyboard" in out
+    assert "display        missing" in out
+
+
+def test_a_bad_configuration_fails_with_its_line_and_no_traceback(tmp_path, capsys):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[display]\nfullscreen = 1\n", encoding="utf-8")
+    assert main(["doctor", "--config", str(bad)]) == 1
+    out = capsys.readouterr().out
+    assert "PROBLEM" in out and "line 2: display.fullscreen" in out and "Traceback" not in out
+
+
+def test_storage_counts_games_without_changing_the_file(tmp_path):
+    path = tmp_path / "companion.db"
+    with SaveStore(path) as store:
+        store.finish(store.new_game("attic", "a", {}), {"winner": "x"})
+        store.new_game("attic", "b", {})
+    before = path.read_bytes()
+    check = doctor.check_storage(Config(storage=StorageConfig(path=path)))
+    assert check.outcome == doctor.WORKS and "1 game(s) in progress, 1 finished" in check.detail
+    assert path.read_bytes() == before
+
+
+def test_storage_names_a_foreign_file_as_a_problem_but_leaves_it_alone(tmp_path):
+    path = tmp_path / "companion.db"
+    foreign = sqlite3.connect(path)
+    foreign.execute("CREATE TABLE t (x)")
+    foreign.commit()
+    foreign.close()
+    check = doctor.check_storage(Config(storage=StorageConfig(path=path)))
+    assert check.outcome == doctor.PROBLEM and "not a companion database" in check.detail
+    assert [p.name for p in tmp_path.iterdir()] == ["companion.db"]
+
+
+class SheetCamera:
+    """A camera looking down at the four table markers (drawn with vision.markers, not from any scan)."""
+
+    def __init__(self, spec):
+        from vision.markers import TABLE_MARKER_IDS, marker_image
+
+        self.frame = np.full((600, 800, 3), 255, np.uint8)
+        corners = [(40, 40), (40, 600), (400, 600), (400, 40)]  # (row, column) of the four table corners
+        for marker_id, (row, column) in zip(TABLE_MARKER_IDS, corners):
+            self.frame[row:row + 160, column:column + 160] = marker_image(marker_id, 160)[..., None]
+
+    def read(self):
+        return self.frame
+
+    def close(self):
+        pass
+
+    def describe(self):
+        return "sheet camera"
+
+
+def test_camera_frame_and_all_markers_are_reported():
+    camera, frame = doctor.check_camera(Config(), opener=SheetCamera)
+    assert camera.outcome == doctor.WORKS and "sheet camera, test frame 800 x 600" in camera.detail
+    markers = doctor.check_markers(frame)
+    assert markers.outcome == doctor.WORKS and "all 4 table markers" in markers.detail
+
+
+def test_markers_partly_covered_are_named():
+    camera = SheetCamera("x")
+    frame = camera.frame.copy()
+    frame[300:, :] = 255  # the far half of the table (markers 2 and 3) is covered
+    check = doctor.check_markers(frame)
+    assert check.outcome == doctor.PROBLEM and "in view: 0, 1" in check.detail and "not seen: 2, 3" in check.detail
+
+
+def test_a_camera_that_opens_but_gives_no_picture_is_a_problem():
+    class Blank:
+        def read(self):
+            return None
+
+        def close(self):
+            pass
+
+        def describe(self):
+            return "blank camera"
+
+    check, frame = doctor.check_camera(Config(), opener=lambda spec: Blank())
+    assert check.outcome == doctor.PROBLEM and frame is None and "gave no picture" in check.detail
+
+
+def test_button_presses_are_printed_while_watching():
+    config = parse_config_text("[gpio]\nbounce_time = 0\n")
+    check, controls = doctor.check_gpio(config, pin_factory=MockFactory())
+    assert check.outcome == doctor.WORKS
+    roll = controls._buttons["roll"].pin
+    roll.drive_low()
+    roll.drive_high()
+    out = io.StringIO()
+    seen = doctor.watch_buttons(controls, 0.3, out)
+    controls.close()
+    assert seen == 1 and "ROLL pressed" in out.getvalue()
+
+
+def test_full_run_with_a_working_camera_and_gpio(config_file):
+    out = io.StringIO()
+    status = doctor.run_doctor(str(config_file), out, pin_factory=MockFactory(), camera_opener=SheetCamera)
+    text = out.getvalue()
+    assert status == 0
+    assert "camera         works" in text and "markers        works" in text and "GPIO           works" in text
+    assert "manual mode" not in text

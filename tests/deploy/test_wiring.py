@@ -1,0 +1,77 @@
+"""hardware/wiring.md and the configuration agree (issue 6: "the default pins match the table in wiring.md")."""
+import re
+from pathlib import Path
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.config import GpioConfig
+
+WIRING = Path(__file__).resolve().parents[2] / "hardware" / "wiring.md"
+#: Board revisions (gpiozero's revision codes) of the boards the guide supports: Pi 4 B 4 GB and Pi 5 4 GB.
+BOARDS = {"Pi 4 B": "c03111", "Pi 5": "c04170"}
+
+
+def pin_table() -> list[dict[str, str]]:
+    """The rows of the markdown table whose header starts with "| Function | Config key |"."""
+    lines = WIRING.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| Function | Config key |"))
+    header = [cell.strip() for cell in lines[start].strip("|").split("|")]
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(dict(zip(header, (cell.strip() for cell in line.strip("|").split("|")))))
+    return rows
+
+
+def configured_rows() -> dict[str, dict[str, str]]:
+    return {row["Config key"].strip("`").removeprefix("gpio."): row for row in pin_table()
+            if row["Config key"].startswith("`gpio.")}
+
+
+def test_every_configured_pin_is_in_the_table_once_with_the_default_bcm_number():
+    rows = configured_rows()
+    defaults = GpioConfig().pins()
+    assert set(rows) == set(defaults)
+    assert len([r for r in pin_table() if r["Config key"].startswith("`gpio.")]) == len(defaults)
+    for key, bcm in defaults.items():
+        assert int(rows[key]["BCM"]) == bcm, f"gpio.{key}: wiring.md says BCM {rows[key]['BCM']}, config {bcm}"
+
+
+@pytest.mark.parametrize("board", BOARDS)
+def test_physical_pins_are_where_the_board_has_those_gpios(board):
+    """The header positions come from gpiozero's own board data, not from a second table of ours."""
+    header = MockFactory(revision=BOARDS[board]).board_info.headers["J8"]
+    by_number = {pin.number: pin for pin in header.pins.values()}
+    for row in pin_table():
+        physical = int(row["Physical pin"])
+        names = by_number[physical].names
+        if row["BCM"] != "-":
+            assert f"GPIO{row['BCM']}" in names, f"{row['Function']}: pin {physical} is {sorted(names)}"
+        else:
+            expected = {"Ground": "GND", "5 V": "5V"}[row["Function"]]
+            assert expected in names, f"{row['Function']}: pin {physical} is {sorted(names)}"
+
+
+def test_the_text_diagram_shows_each_default_pin_at_its_physical_position():
+    text = WIRING.read_text(encoding="utf-8")
+    diagram = text[text.index("### Wiring diagram"):text.index("## Camera mounting")]
+    for key, row in configured_rows().items():
+        bcm, physical = row["BCM"], row["Physical pin"]
+        # Left-column pins read "BCM 17 (11)", right-column pins "(16) BCM 23".
+        assert re.search(rf"BCM {bcm} \({physical}\)|\({physical}\) BCM {bcm}\b", diagram), f"gpio.{key}"
+
+
+def test_led_currents_stay_inside_the_gpio_budget():
+    """wiring.md's arithmetic: (3.3 V - Vf) / R per output, at most 16 mA each and 50 mA together."""
+    forward_voltage = {"led": 2.0, "rgb_red": 2.0, "rgb_green": 2.9, "rgb_blue": 2.9}  # worst case (lowest Vf)
+    rows = configured_rows()
+    total = 0.0
+    for key, vf in forward_voltage.items():
+        ohms = int(re.match(r"(\d+) Ω in series", rows[key]["Pull / resistor"]).group(1))
+        milliamps = (3.3 - vf) / ohms * 1000
+        assert milliamps <= 16, key
+        total += milliamps
+    assert total <= 50
+    assert "3.9 mA" in WIRING.read_text(encoding="utf-8")  # the figure the guide prints for 330 Ω at 2.0 V

@@ -1,0 +1,185 @@
+"""The referee turns stable table states into engine moves (observed mode) and names the rule when it cannot."""
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from companion.games.nightmarium import Card, DiscardDraw, Draw, Game, Part, Play
+from companion.referee import Referee
+from companion.referee.simulated import SimulatedTable, feed
+from companion.referee.table_view import seen_of, table_of
+from vision.table_state import TableState
+
+
+def observed_game(names=("Ann", "Bob", "Cleo"), edition="ru2014"):
+    return Game.new(list(names), edition=edition, observed=True)
+
+
+def with_column(table: TableState, seat: int, column) -> TableState:
+    seats = dict(table.seats)
+    seats[seat] = table.creatures(seat) + (tuple(column),)
+    return TableState(seats=seats, discard_top=table.discard_top)
+
+
+def face(legion, parts, ability=None):
+    return Card.face(legion, parts, ability)
+
+
+def play_through(seed: int, players: int, edition: str):
+    names = [f"P{index}" for index in range(players)]
+    table = SimulatedTable(names, seed=seed, edition=edition)
+    referee = Referee(Game.new(names, edition=edition, observed=True))
+    while not table.over:
+        for happening in table.step():
+            outcome = feed(referee, happening)
+            assert outcome.warning is None, (happening, outcome.warning)
+            if happening.kind == "table":
+                assert columns(referee.expected_table()) == columns(happening.payload)
+    return table, referee
+
+
+def columns(table: TableState):
+    """Each seat's creatures as card faces, in any order (creatures with the same cards are interchangeable)."""
+    return {seat: sorted(tuple((c.legion, c.parts, c.ability or "") for c in column) for column in creatures)
+            for seat, creatures in table.seats.items()}
+
+
+@pytest.mark.parametrize("seed,players,edition", [(0, 3, "pl2017"), (1, 2, "ru2014"), (2, 4, "pl2017"),
+                                                  (3, 5, "ru2014")])
+def test_a_scripted_game_goes_from_observed_tables_to_a_win(seed, players, edition):
+    """RULES.md 1.11: the observed game reaches the same winner as the game the simulated players really played,
+    from table states and button presses only; no table was ever refused."""
+    table, referee = play_through(seed, players, edition)
+    assert table.game.over
+    assert referee.game.winner == table.game.winner
+    assert referee.game.turn == table.game.turn
+    assert [p.complete_count for p in referee.game.players] == [p.complete_count for p in table.game.players]
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(1000, 10 ** 6), players=st.integers(2, 5), edition=st.sampled_from(["ru2014", "pl2017"]))
+def test_any_simulated_game_is_followed_to_its_end(seed, players, edition):
+    table, referee = play_through(seed, players, edition)
+    assert referee.game.winner == table.game.winner
+
+
+def test_a_card_placed_as_legs_becomes_a_play():
+    """RULES.md 1.5: legs start a new creature."""
+    game = observed_game()
+    referee = Referee(game)
+    legs = face("red", ("legs",), "jester")
+    outcome = referee.observe(with_column(referee.expected_table(), 0, [seen_of(legs, 0, 0, "legs")]))
+    assert outcome.warning is None
+    assert outcome.moves == [Play(legs, None, Part.LEGS)]
+    assert game.players[0].creatures[0].cards[0][0].same_face(legs)
+    assert game.actions_left == 1
+
+
+def refused(referee, table):
+    before = referee.game.to_json()
+    outcome = referee.observe(table)
+    assert outcome.moves == []
+    assert referee.game.to_json() == before, "a refused observation must leave the game untouched"
+    return outcome.warning
+
+
+def test_a_torso_without_legs_is_refused_naming_the_rule():
+    """RULES.md 1.5: a torso goes only onto one of your creatures that has legs and nothing else."""
+    referee = Referee(observed_game())
+    torso = face("blue", ("torso",))
+    warning = refused(referee, with_column(referee.expected_table(), 0, [seen_of(torso, 0, 0, "legs")]))
+    assert warning.rule == "placement.part-not-on-card"
+    assert "torso" in warning.message
+
+
+def test_a_second_play_of_another_legion_is_refused():
+    """RULES.md 1.6: the card of the second Play action must share the first one's legion."""
+    referee = Referee(observed_game())
+    first = face("red", ("legs",))
+    table = with_column(referee.expected_table(), 0, [seen_of(first, 0, 0, "legs")])
+    assert referee.observe(table).warning is None
+    second = face("green", ("legs",))
+    warning = refused(referee, with_column(table, 0, [seen_of(second, 0, 1, "legs")]))
+    assert warning.rule == "same-legion"
+
+
+def test_cards_appearing_in_front_of_another_player_are_refused():
+    """RULES.md 1.5: cards are only ever placed on your own creatures, on your turn."""
+    referee = Referee(observed_game())
+    legs = face("red", ("legs",))
+    warning = refused(referee, with_column(referee.expected_table(), 1, [seen_of(legs, 1, 0, "legs")]))
+    assert warning.rule == "turn.not-your-turn"
+    assert "Bob" in warning.message and "Ann" in warning.message
+
+
+def test_a_card_taken_away_without_an_ability_is_refused():
+    """RULES.md 1.8: only Executioner, Scavenger and Devourer take cards off creatures."""
+    referee = Referee(observed_game())
+    legs = face("red", ("legs",))
+    table = with_column(referee.expected_table(), 0, [seen_of(legs, 0, 0, "legs")])
+    referee.observe(table)
+    referee.press(Draw())  # Ann's second action: Bob's turn
+    assert referee.game.active == 1
+    warning = refused(referee, TableState(seats={0: (), 1: (), 2: ()}))
+    assert warning.rule == "table.card-removed"
+
+
+def test_a_pending_penalty_must_be_answered_before_the_table_moves_on():
+    """RULES.md 1.7 step 2: the pure-legion discard comes before any ability."""
+    game = Game.from_position([
+        {"name": "Ann", "hand": [None, None],
+         "creatures": [[(face("blue", ("legs",)), Part.LEGS), (face("blue", ("torso",)), Part.TORSO)]]},
+        {"name": "Bob", "hand": [None, None, None], "creatures": []}], deck_top_first=[None] * 10, observed=True)
+    referee = Referee(game)
+    head = face("blue", ("head",))
+    column = [seen_of(card, 0, 0, part.value) for card, part in game.players[0].creatures[0].cards]
+    table = referee.expected_table()
+    completed = TableState(seats={0: (tuple(column + [seen_of(head, 0, 0, "head")]),), 1: ()})
+    outcome = referee.observe(completed)
+    assert outcome.warning is None
+    assert game.prompt.kind == "penalty"
+    more = with_column(completed, 0, [seen_of(face("blue", ("legs",)), 0, 1, "legs")])
+    warning = refused(referee, more)
+    assert warning.rule in ("penalty.pending", "turn.prompt-pending")
+    assert table.seats != completed.seats
+
+
+def test_a_misread_card_is_corrected_and_the_game_replayed():
+    referee = Referee(observed_game())
+    misread = face("red", ("legs",))
+    referee.observe(with_column(referee.expected_table(), 0, [seen_of(misread, 0, 0, "legs")]))
+    referee.press(Draw())
+    creature = referee.game.players[0].creatures[0]
+    actual = face("red", ("legs", "torso"), "herald")
+    outcome = referee.correct_card(creature.id, 0, actual)
+    assert outcome.warning is None
+    assert referee.game.players[0].creatures[0].cards[0][0].same_face(actual)
+    assert referee.game.active == 1, "the moves after the corrected one are replayed"
+
+
+def test_a_correction_that_breaks_a_later_move_changes_nothing():
+    """RULES.md 1.6: correcting the first card to another legion makes the second Play illegal."""
+    referee = Referee(observed_game())
+    first, second = face("red", ("legs",)), face("red", ("legs",), "mourner")
+    table = with_column(referee.expected_table(), 0, [seen_of(first, 0, 0, "legs")])
+    referee.observe(table)
+    referee.observe(with_column(table, 0, [seen_of(second, 0, 1, "legs")]))
+    before = referee.game.to_json()
+    outcome = referee.correct_card(referee.game.players[0].creatures[0].id, 0, face("blue", ("legs",)))
+    assert outcome.warning is not None and outcome.warning.rule == "same-legion"
+    assert referee.game.to_json() == before
+
+
+def test_buttons_feed_what_the_camera_cannot_see():
+    """RULES.md 1.4 B: discard-and-draw; RU rounds down (2 discarded -> 1 drawn)."""
+    game = Game.from_position([{"name": "Ann", "hand": [None, None, None], "creatures": []},
+                               {"name": "Bob", "hand": [], "creatures": []}],
+                              deck_top_first=[None] * 10, observed=True)
+    referee = Referee(game)
+    outcome = referee.press(DiscardDraw((face("red", ("legs",)), face("blue", ("head",)))))
+    assert outcome.warning is None
+    assert len(game.players[0].hand) == 2
+
+
+def test_table_of_a_game_round_trips_through_json():
+    game = Game.new(["Ann", "Bob"], seed=3)
+    table = table_of(game)
+    assert TableState.from_json(table.to_json()) == table

@@ -1,0 +1,97 @@
+"""`companion vision ...` commands: the scan JSON format other tools read (issue 3), clear errors on bad input."""
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.cli import main
+from vision.synthetic import Conditions, SceneGenerator
+
+
+@pytest.fixture(scope="module")
+def scene_file(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("scenes")
+    scene = SceneGenerator(21, use_scans=False).render({0: [[1, 30]], 2: [[60]]},
+                                                       Conditions(card_width_px=260, noise=1))
+    path = folder / "table.png"
+    cv2.imwrite(str(path), scene.frame)
+    calibration = folder / "calibration.json"
+    calibration.write_text(json.dumps({"table_corners": scene.table_corners.tolist()}))
+    return path, calibration, scene
+
+
+def test_scan_json_one_object_per_image_in_order(scene_file, tmp_path, capsys):
+    path, _, _ = scene_file
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"\xff\xd8\xff\xe0 not really")
+    status = main(["vision", "scan", str(path), str(broken), "--json"])
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert status == 1  # one image failed
+    first, second = (json.loads(line) for line in lines)
+    assert first["image"] == str(path) and first["error"] is None and first["ms"] > 0
+    assert second["image"] == str(broken) and second["error"] and second["cards"] == []
+    for card in first["cards"]:
+        assert card["legion"] in ("blue", "red", "brown", "green")
+        assert card["parts"] and all(p in ("legs", "torso", "head") for p in card["parts"])
+        assert card["parts"] == sorted(card["parts"], key=["legs", "torso", "head"].index)
+        assert card["ability"] in (None, "herald", "mourner", "jester", "executioner", "scavenger", "devourer")
+        assert len(card["corners"]) == 4 and all(len(p) == 2 for p in card["corners"])
+        assert 0 <= card["confidence"] <= 1
+        assert "seat" not in card
+
+
+def test_scan_with_calibration_adds_seat_creature_slot(scene_file, capsys):
+    path, calibration, scene = scene_file
+    assert main(["vision", "scan", str(path), "--json", "--calibration", str(calibration)]) == 0
+    cards = json.loads(capsys.readouterr().out)["cards"]
+    assert cards, "the recogniser should find cards on a plain synthetic table"
+    truth_by_centre = [(t.corners.mean(axis=0), t) for t in scene.cards]
+    for card in cards:
+        centre = np.mean(card["corners"], axis=0)
+        truth = min(truth_by_centre, key=lambda item: np.linalg.norm(item[0] - centre))[1]
+        assert (card["seat"], card["slot"]) == (truth.seat, truth.slot)
+
+
+def test_readable_summary_and_debug_images(scene_file, tmp_path, capsys):
+    path, _, _ = scene_file
+    assert main(["vision", "scan", str(path), "--debug-out", str(tmp_path / "debug")]) == 0
+    assert "card(s) in" in capsys.readouterr().out
+    assert cv2.imread(str(tmp_path / "debug" / "table.png")) is not None
+
+
+def test_bad_calibration_is_a_clear_error(scene_file, tmp_path, capsys):
+    path, _, _ = scene_file
+    bad = tmp_path / "calibration.json"
+    bad.write_text("{half written")
+    assert main(["vision", "scan", str(path), "--calibration", str(bad)]) == 2
+    assert "calibration" in capsys.readouterr().err
+
+
+def test_markers_sheet_and_calibrate_from_it(tmp_path, capsys):
+    sheet = tmp_path / "markers.png"
+    assert main(["vision", "markers", "--out", str(sheet)]) == 0
+    assert main(["vision", "calibrate", "--image", str(sheet), "--out", str(tmp_path / "cal.json")]) == 0
+    assert len(json.loads((tmp_path / "cal.json").read_text())["table_corners"]) == 4
+
+
+def test_calibrate_by_hand_and_bad_corners(tmp_path, capsys):
+    out = tmp_path / "cal.json"
+    assert main(["vision", "calibrate", "--corners", "0,500", "800,500", "800,0", "0,0", "--out", str(out)]) == 0
+    assert main(["vision", "calibrate", "--corners", "0,0", "0,0", "0,0", "0,0", "--out", str(out)]) == 2
+    assert main(["vision", "calibrate", "--corners", "a", "b", "c", "d", "--out", str(out)]) == 2
+    assert "error" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["scan", "markers", "calibrate", "bench", "teach"])
+def test_every_command_has_help(command, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["vision", command, "--help"])
+    assert exit_.value.code == 0 and "usage" in capsys.readouterr().out
+
+
+def test_teach_with_unknown_card_fails_clearly(scene_file, tmp_path, capsys):
+    path, _, _ = scene_file
+    status = main(["vision", "teach", str(path), "--card", "999", "--out", str(tmp_path / "m.json")])
+    assert status == 1 and "no card 999" in capsys.readouterr().err
+    assert not (tmp_path / "m.json").exists()

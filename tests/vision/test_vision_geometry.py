@@ -1,0 +1,67 @@
+"""Seat, creature and slot assignment from card corners (issue 3: 'Cards are then assigned to a seat, grouped into
+creatures and ordered legs, torso, head'; RULES.md 1: a creature is a column legs-torso-head, legs nearest its
+owner)."""
+import json
+
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from vision.geometry import Calibration, CalibrationError, assign
+from vision.synthetic import Conditions, SceneGenerator
+from vision.table_state import SeenCard
+
+
+def _seen(truth) -> SeenCard:
+    return SeenCard(truth.legion, truth.parts, truth.ability, tuple(map(tuple, truth.corners)), 1.0)
+
+
+def _check_assignment(scene):
+    calibration = Calibration.from_json({"table_corners": scene.table_corners.tolist()})
+    placed, middle = assign([_seen(t) for t in scene.cards], calibration)
+    by_centre = {tuple(np.round(np.mean(c.corners, axis=0), 3)): c for c in placed}
+    for truth in scene.cards:
+        card = by_centre.get(tuple(np.round(truth.corners.mean(axis=0), 3)))
+        if truth.seat is None:
+            assert card is None, "the discard pile is not part of any creature"
+        else:
+            assert card is not None
+            assert (card.seat, card.creature, card.slot) == (truth.seat, truth.creature, truth.slot)
+    assert len(middle) == sum(t.seat is None for t in scene.cards)
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000), tilt=st.floats(0, 25), width=st.floats(140, 330), spin=st.floats(-8, 8))
+def test_assignment_matches_the_layout(seed, tilt, width, spin):
+    generator = SceneGenerator(seed, size=(820, 616), use_scans=False)
+    conditions = Conditions(card_width_px=width / 2, tilt_deg=tilt, tilt_axis_deg=seed % 360, spin_deg=spin,
+                            noise=0, jitter_deg=6)
+    scene = generator.render(generator.random_layout(), conditions, discard_id=5, deck=True)
+    _check_assignment(scene)
+
+
+def test_without_calibration_the_frame_is_the_table():
+    generator = SceneGenerator(3, use_scans=False)
+    scene = generator.render({0: [[1, 2, 3]], 2: [[4, 5]]}, Conditions(card_width_px=180))
+    calibration = Calibration.image_plane(*generator.size)
+    placed, _ = assign([_seen(t) for t in scene.cards], calibration)
+    assert sorted((c.seat, c.slot) for c in placed) == sorted((t.seat, t.slot) for t in scene.cards)
+
+
+@pytest.mark.parametrize("content", ["", "{", "[]", '{"table_corners": [[0, 0], [1, 1]]}',
+                                     '{"table_corners": [[0, 0], [0, 0], [0, 0], [0, 0]]}',
+                                     '{"table_corners": "abcd"}'])
+def test_bad_calibration_files_are_rejected_clearly(tmp_path, content):
+    path = tmp_path / "calibration.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(CalibrationError) as error:
+        Calibration.load(path)
+    assert "calibration" in str(error.value) or "corners" in str(error.value)
+
+
+def test_calibration_round_trips(tmp_path):
+    calibration = Calibration(((1.0, 2.0), (300.0, 5.0), (310.0, 200.0), (0.0, 190.0)))
+    path = tmp_path / "c.json"
+    calibration.save(path)
+    assert Calibration.load(path) == calibration
+    assert json.loads(path.read_text())["table_corners"][1] == [300.0, 5.0]

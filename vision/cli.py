@@ -1,0 +1,218 @@
+"""`companion vision ...`: scan images, print the marker sheet, calibrate, benchmark, teach."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def register(subparsers) -> None:
+    vision = subparsers.add_parser("vision", help="recognise Nightmarium cards with the camera",
+                                   description="Recognise real Nightmarium cards on the table.")
+    commands = vision.add_subparsers(dest="vision_command", metavar="VISION_COMMAND")
+    vision.set_defaults(handler=lambda args: (vision.print_help(), 2)[1])
+
+    scan = commands.add_parser("scan", help="recognise the cards in image files",
+                               description="Recognise the cards in each image; one line per image.")
+    scan.add_argument("images", nargs="+", metavar="IMAGE")
+    scan.add_argument("--json", action="store_true", help="print one JSON object per image, one per line")
+    scan.add_argument("--calibration", metavar="FILE", help="table calibration (adds seat, creature and slot)")
+    scan.add_argument("--debug-out", metavar="DIR", help="write annotated copies of the images here")
+    scan.add_argument("--params", metavar="FILE", help="recogniser parameters (default: taught, else built-in)")
+    scan.set_defaults(handler=_scan)
+
+    markers = commands.add_parser("markers", help="write the printable ArUco marker sheet",
+                                  description="Write an A4 sheet with the four table-corner markers.")
+    markers.add_argument("--out", required=True, metavar="FILE", help="image file to write (.png)")
+    markers.add_argument("--dpi", type=int, default=150)
+    markers.set_defaults(handler=_markers)
+
+    calibrate = commands.add_parser("calibrate", help="write a table calibration file",
+                                    description="Find the four table markers in an image, or take four corners "
+                                                "given by hand, and write the calibration file.")
+    calibrate.add_argument("--image", metavar="IMAGE", help="a camera picture showing all four markers")
+    calibrate.add_argument("--corners", nargs=4, metavar="X,Y",
+                           help="table corners by hand: near-left near-right far-right far-left (seat 0's view)")
+    calibrate.add_argument("--out", required=True, metavar="FILE")
+    calibrate.set_defaults(handler=_calibrate)
+
+    bench = commands.add_parser("bench", help="measure recall, precision, accuracy and speed",
+                                description="Synthetic 1640x1232 scenes built from the held-out scans; prints "
+                                            "detection and classification figures and per-frame time.")
+    bench.add_argument("--scenes", type=int, default=60)
+    bench.add_argument("--seed", type=int, default=2024)
+    bench.add_argument("--repeats", type=int, default=3, help="timed runs per frame (median is kept)")
+    bench.add_argument("--training", action="store_true", help="also report on the training scans")
+    bench.add_argument("--params", metavar="FILE")
+    bench.set_defaults(handler=_bench)
+
+    teach = commands.add_parser("teach", help="adapt the recogniser to your own cards and light",
+                                description="Show your own cards, one per picture, and say which card each "
+                                            "is; the recogniser is retrained with them and saved.")
+    teach.add_argument("source", help="an image, a folder of images, usb:N or picamera")
+    teach.add_argument("--card", type=int, action="append", required=True, metavar="ID",
+                       help="card id shown in each successive picture (repeat, in order)")
+    teach.add_argument("--out", metavar="FILE", help="where to save the taught parameters")
+    teach.add_argument("--samples", type=int, default=800, help="synthetic training crops to mix in")
+    teach.set_defaults(handler=_teach)
+
+
+def _recogniser(args, calibration=None):
+    from .pipeline import Recogniser
+    from .taught import default_params
+
+    return Recogniser(params=args.params or default_params(), calibration=calibration)
+
+
+def _scan(args) -> int:
+    import cv2
+
+    from .geometry import CalibrationError, Calibration
+    from .pipeline import ScanResult
+
+    calibration = None
+    if args.calibration:
+        try:
+            calibration = Calibration.load(args.calibration)
+        except CalibrationError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
+    recogniser = _recogniser(args, calibration)
+    if recogniser.model is None:
+        print(f"error: {recogniser.model_error}", file=sys.stderr)
+        return 2
+    debug_dir = Path(args.debug_out) if args.debug_out else None
+    if debug_dir:
+        debug_dir.mkdir(parents=True, exist_ok=True)
+    status = 0
+    for path in args.images:
+        frame = _read(path)
+        result = recogniser.scan(frame) if frame is not None else ScanResult(
+            error=f"cannot read {path} (missing, not an image, or damaged)")
+        if result.error:
+            status = 1
+        if args.json:
+            print(json.dumps(result.to_json(image=path)), flush=True)
+        else:
+            print(_summary(path, result), flush=True)
+        if debug_dir and frame is not None:
+            from .debug import annotate
+
+            cv2.imwrite(str(debug_dir / (Path(path).stem + ".png")), annotate(frame, result))
+    return status
+
+
+def _read(path: str):
+    import cv2
+    import numpy as np
+
+    try:
+        data = np.fromfile(path, np.uint8)
+    except OSError:
+        return None
+    return cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if data.size else None
+
+
+def _summary(path: str, result) -> str:
+    if result.error:
+        return f"{path}: {result.error}"
+    lines = [f"{path}: {len(result.cards)} card(s) in {result.ms:.0f} ms"]
+    for card in result.cards:
+        centre = [round(sum(p[i] for p in card.corners) / 4) for i in (0, 1)]
+        place = f" seat {card.seat} creature {card.creature} {card.slot}" if card.seat is not None else ""
+        lines.append(f"  {card.legion:5} {'+'.join(card.parts):17} {card.ability or '-':11} "
+                     f"confidence {card.confidence:.2f} at {centre}{place}")
+    return "\n".join(lines)
+
+
+def _markers(args) -> int:
+    import cv2
+
+    from .markers import marker_sheet
+
+    out = Path(args.out)
+    if out.parent and not out.parent.exists():
+        print(f"error: the folder {out.parent} does not exist", file=sys.stderr)
+        return 2
+    if not cv2.imwrite(str(out), marker_sheet(args.dpi)):
+        print(f"error: could not write {out} (use a .png or .jpg name)", file=sys.stderr)
+        return 2
+    print(f"wrote {out}: print it at 100% and put each marker at the table corner written under it (seen from seat 0)")
+    return 0
+
+
+def _calibrate(args) -> int:
+    from .geometry import Calibration, CalibrationError
+    from .markers import find_table_corners
+
+    if bool(args.image) == bool(args.corners):
+        print("error: give either --image or --corners", file=sys.stderr)
+        return 2
+    try:
+        if args.image:
+            frame = _read(args.image)
+            if frame is None:
+                print(f"error: cannot read {args.image}", file=sys.stderr)
+                return 2
+            from .frames import FrameError, to_bgr8
+
+            try:
+                corners = find_table_corners(to_bgr8(frame))
+            except FrameError as error:
+                print(f"error: {error}", file=sys.stderr)
+                return 2
+            if corners is None:
+                print("error: not all four table markers (ids 0-3) are visible in that picture", file=sys.stderr)
+                return 1
+            calibration = Calibration.from_json({"table_corners": corners.tolist()})
+        else:
+            points = [[float(v) for v in corner.split(",")] for corner in args.corners]
+            calibration = Calibration.from_json({"table_corners": points})
+        calibration.save(args.out)
+    except (CalibrationError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"error: cannot write {args.out}: {error.strerror}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.out}")
+    return 0
+
+
+def _bench(args) -> int:
+    from . import bench
+    from .cards import scans_available
+
+    recogniser = _recogniser(args)
+    if recogniser.model is None:
+        print(f"error: {recogniser.model_error}", file=sys.stderr)
+        return 2
+    if not scans_available():
+        print("note: the card scans are not available; benchmarking on stand-in cards drawn by code")
+    tally = bench.run(args.scenes, args.seed, args.repeats, recogniser=recogniser)
+    print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths 140-330 px"))
+    if args.training:
+        tally = bench.run(args.scenes, args.seed + 1, args.repeats, heldout=False, recogniser=recogniser)
+        print(bench.report(tally, f"training scans, {args.scenes} scenes, seed {args.seed + 1}"))
+    return 0
+
+
+def _teach(args) -> int:
+    from .sources import CameraError, open_source
+    from .taught import TeachError, teach
+
+    try:
+        source = open_source(args.source)
+    except CameraError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    try:
+        path = teach(source, args.card, out=args.out, samples=args.samples, progress=print)
+    except (TeachError, CameraError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    finally:
+        source.close()
+    print(f"saved the taught recogniser to {path}; `companion vision scan` uses it from now on")
+    return 0

@@ -1,0 +1,157 @@
+"""The recogniser: frame in, cards out (legion, parts, ability, corners, confidence). Never raises on a frame."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .cards import CARD_ASPECT
+from .table_state import SeenCard
+
+CARD_DEPTH = 1.0 / CARD_ASPECT
+ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
+KEEP_CARD = 0.35  # a card within an accepted column below this is dropped (e.g. mostly under a hand)
+MAX_QUADS = 60
+
+
+@dataclass
+class ScanResult:
+    cards: list[SeenCard] = field(default_factory=list)
+    ms: float = 0.0
+    error: str | None = None
+
+    def to_json(self, image: str | None = None) -> dict:
+        data = {"cards": [card.to_json() for card in self.cards], "ms": round(self.ms, 2), "error": self.error}
+        return {"image": image, **data} if image is not None else data
+
+
+def _split_hypotheses(quad: np.ndarray):
+    """(cards corners list, aspect error) for each plausible way the quad is a column of 1-3 landscape cards."""
+    q = quad
+    across = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    down = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    hypotheses = []
+    for axis, ratio in (("down", down / across), ("across", across / down)):
+        estimate = ratio * CARD_ASPECT
+        for count in (1, 2, 3):
+            error = abs(estimate - count) / count
+            if error < 0.3:
+                hypotheses.append((error, axis, count))
+    hypotheses.sort()
+    return hypotheses
+
+
+def _column_cards(quad: np.ndarray, axis: str, count: int, flip: bool) -> list[np.ndarray]:
+    import cv2
+
+    length = count * CARD_DEPTH
+    if axis == "down":
+        canonical = np.float32([[0, 0], [1, 0], [1, length], [0, length]])
+        rects = [[(0, k * CARD_DEPTH), (1, k * CARD_DEPTH), (1, (k + 1) * CARD_DEPTH), (0, (k + 1) * CARD_DEPTH)]
+                 for k in range(count)]
+        roll = 2 if flip else 0
+    else:
+        canonical = np.float32([[0, 0], [length, 0], [length, 1], [0, 1]])
+        rects = [[(k * CARD_DEPTH, 0), ((k + 1) * CARD_DEPTH, 0), ((k + 1) * CARD_DEPTH, 1), (k * CARD_DEPTH, 1)]
+                 for k in range(count)]
+        roll = 3 if flip else 1
+    matrix = cv2.getPerspectiveTransform(canonical, np.float32(quad))
+    cards = []
+    for rect in rects:
+        points = cv2.perspectiveTransform(np.float32(rect).reshape(-1, 1, 2), matrix).reshape(4, 2)
+        cards.append(np.roll(points.astype(np.float64), -roll, axis=0))
+    return cards
+
+
+class Recogniser:
+    def __init__(self, params=None, calibration=None):
+        from .model import CardModel, ModelError
+
+        self.calibration = calibration
+        self.model_error: str | None = None
+        self.model = None
+        try:
+            if params is None:
+                self.model = CardModel.load()
+            elif isinstance(params, CardModel):
+                self.model = params
+            else:
+                self.model = CardModel.load(params)
+        except ModelError as error:
+            self.model_error = str(error)
+
+    def scan(self, frame) -> ScanResult:
+        started = time.perf_counter()
+        try:
+            result = self._scan(frame)
+        except Exception as error:  # the pipeline must never take the app down over one frame
+            from .frames import FrameError
+
+            message = str(error) if isinstance(error, FrameError) else f"could not process the frame ({error})"
+            result = ScanResult(error=message)
+        result.ms = (time.perf_counter() - started) * 1000
+        return result
+
+    def _scan(self, frame) -> ScanResult:
+        from .detect import find_quads
+        from .frames import limit_size, to_bgr8
+        from .features import card_features
+
+        if self.model is None:
+            return ScanResult(error=self.model_error)
+        image, factor = limit_size(to_bgr8(frame))
+        accepted: list[np.ndarray] = []
+        seen: list[SeenCard] = []
+        for quad in find_quads(image)[:MAX_QUADS]:
+            if self._inside_accepted(quad, accepted):
+                continue
+            best = None
+            for error, axis, count in _split_hypotheses(quad):
+                for flip in (False, True):
+                    corners = _column_cards(quad, axis, count, flip)
+                    features = np.stack([card_features(image, c) for c in corners])
+                    probabilities = self.model.probabilities(features)
+                    validity = probabilities["card"][:, 0]
+                    score = float(validity.mean()) - 0.5 * error
+                    if best is None or score > best[0]:
+                        best = (score, corners, probabilities)
+                if best is not None and best[0] > 0.85:
+                    break
+            if best is None or best[0] < ACCEPT_COLUMN:
+                continue
+            accepted.append(quad)
+            _, corners, probabilities = best
+            seen.extend(self._cards(corners, probabilities, factor))
+        if self.calibration is not None:
+            from .geometry import assign
+
+            placed, middle = assign(seen, self.calibration)
+            seen = placed + middle
+        return ScanResult(cards=seen)
+
+    @staticmethod
+    def _inside_accepted(quad: np.ndarray, accepted: list[np.ndarray]) -> bool:
+        import cv2
+
+        centre = tuple(float(v) for v in quad.mean(axis=0))
+        return any(cv2.pointPolygonTest(other.astype(np.float32), centre, False) >= 0 for other in accepted)
+
+    def _cards(self, corners: list[np.ndarray], probabilities: dict, factor: float) -> list[SeenCard]:
+        from .model import HEADS
+
+        cards = []
+        for index, points in enumerate(corners):
+            validity = float(probabilities["card"][index, 0])
+            if validity < KEEP_CARD:
+                continue
+            picks = {head: int(np.argmax(probabilities[head][index])) for head in ("legion", "parts", "ability")}
+            confidence = min([validity] + [float(probabilities[h][index, picks[h]]) for h in picks])
+            cards.append(SeenCard(
+                legion=HEADS["legion"][picks["legion"]],
+                parts=tuple(HEADS["parts"][picks["parts"]]),
+                ability=HEADS["ability"][picks["ability"]],
+                corners=tuple((round(float(x) / factor, 1), round(float(y) / factor, 1)) for x, y in points),
+                confidence=confidence,
+            ))
+        return cards
