@@ -46,6 +46,8 @@ class Referee:
         self.game = game
         self.player_of_seat = player_of_seat or {index: index for index in range(len(game.players))}
         self.warning: RuleWarning | None = None
+        self._last_observation = (0, 0, 0)  # (moves before, moves after, events before) of the last observe()
+        self._events_before_last = 0
 
     @property
     def seat_of_player(self) -> dict[int, int]:
@@ -63,15 +65,35 @@ class Referee:
         if moves == []:
             self.warning = None
             return Outcome()
-        if moves is None:
-            self.warning = search.explain()
-            return Outcome(warning=self.warning)
         start = len(self.game.events)
+        if moves is None:
+            moves = self._reinterpret_last_observation(table)
+            if moves is None:
+                self.warning = search.explain()
+                return Outcome(warning=self.warning)
+            start = min(start, self._events_before_last)
         for move in moves:
             self.game.push(move)
         moves = moves + self._apply_forced()
         self.warning = None
+        self._last_observation = (len(self.game.moves) - len(moves), len(self.game.moves), start)
         return Outcome(moves=moves, events=self.game.events[start:])
+
+    def _reinterpret_last_observation(self, table: TableState) -> list | None:
+        """A stable picture can be ambiguous: after Herald, "one card placed, the other still in hand" looks
+        exactly like "the other discarded onto a same-looking card, then this one placed" (the order matters: a
+        card may be discarded only while it fits nowhere). When the next picture cannot follow from the reading
+        chosen, the previous observation's moves are taken back and both pictures are explained together."""
+        first, last, self._events_before_last = getattr(self, "_last_observation", (0, 0, 0))
+        if last != len(self.game.moves) or first >= last:
+            return None
+        taken_back = [self.game.pop() for _ in range(last - first)][::-1]
+        moves = _Search(self.game, table, self.player_of_seat).run()
+        if moves:
+            return moves
+        for move in taken_back:
+            self.game.push(move)
+        return None
 
     def _apply_forced(self) -> list:
         """Moves the rules leave no choice about: a card Herald revealed that fits nowhere is discarded (RULES.md
@@ -150,13 +172,10 @@ class _Search:
         self.first_changes: list[CreatureChange] = differences(game, table, player_of_seat)
 
     def run(self) -> list | None:
-        """Moves that explain the table, preferring the fullest explanation:
-        1. creatures and discard pile, with Herald's revealed cards all dealt with (a revealed card discarded onto
-           a same-looking top card leaves no visible trace, yet it was handled before the other one was placed);
-        2. creatures and discard pile;
-        3. the creatures alone (the discard pile also changes through button presses whose faces nobody entered).
-        The engine is left as it was found: the caller replays the moves."""
-        for self.strict, self.herald_done in ((True, True), (True, False), (False, False)):
+        """Moves that explain the creatures and the discard pile's top; failing that, the creatures alone (the
+        discard pile also changes through button presses whose faces nobody entered). The engine is left as it was
+        found: the caller replays the moves."""
+        for self.strict in (True, False):
             self.nodes = 0
             found = self._search([], 0)
             if found is not None:
@@ -172,8 +191,7 @@ class _Search:
 
     def _search(self, path: list, depth: int) -> list | None:
         changes = differences(self.game, self.table, self.player_of_seat)
-        if not changes and (not self.strict or self._discard_matches()) and not (
-                self.herald_done and self.game.prompt is not None and self.game.prompt.kind == "herald"):
+        if not changes and (not self.strict or self._discard_matches()):
             return list(path)
         if depth >= MAX_DEPTH or self.nodes >= MAX_NODES or self.game.over:
             return None

@@ -5,7 +5,7 @@ import pytest
 
 from companion.games.attic.dice import MISS, SYMBOLS, hits, load_dice
 from companion.games.attic.engine import AtticGame
-from companion.games.attic.engine_kit import IllegalMove
+from companion.games.common.engine import IllegalMove
 
 
 class FixedDice:

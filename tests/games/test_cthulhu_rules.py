@@ -1,7 +1,7 @@
 """Cthulhu: Pocket Madness scorekeeping (seed 002 = rulebook "Ктулху: карманное безумие", RULES.md section 2)."""
 import pytest
 
-from companion.games.attic.engine_kit import IllegalMove
+from companion.games.common.engine import IllegalMove
 from companion.games.cthulhu.engine import CthulhuScores
 from companion.games.cthulhu.portals import PORTALS
 from companion.ui.i18n import table

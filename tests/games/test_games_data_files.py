@@ -5,7 +5,7 @@ import pytest
 
 from companion.games.attic.dice import load_dice
 from companion.games.attic.engine import AtticGame
-from companion.games.attic.engine_kit import DATA_DIR_ENV, DataFileError
+from companion.games.common.engine import DATA_DIR_ENV, DataFileError
 from companion.games.nemesis.data_file import load_nightmares_data
 from companion.games.nemesis.engine import NemesisBag
 

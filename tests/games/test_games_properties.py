@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games.attic.engine import AtticGame
-from companion.games.attic.engine_kit import IllegalMove
+from companion.games.common.engine import IllegalMove
 from companion.games.cthulhu.engine import CthulhuScores
 from companion.games.nemesis.data_file import NIGHTMARE_TYPES
 from companion.games.nemesis.engine import NemesisBag, token_kind
@@ -139,7 +139,7 @@ def test_cthulhu_publication_total_is_triangular(script):
 
 def test_half_written_saves_are_refused_with_a_reason():
     """Team standard: a half-written save file gets a clear message, never a KeyError deep in a move."""
-    from companion.games.attic.engine_kit import SavedGameError
+    from companion.games.common.engine import SavedGameError
 
     attic = AtticGame.new(2, random.Random(1)).to_json()
     nemesis = NemesisBag.new(["red"], random.Random(1)).to_json()
@@ -156,7 +156,7 @@ def test_half_written_saves_are_refused_with_a_reason():
 
 def test_undo_reaches_back_a_bounded_number_of_moves():
     """The saved journal stays small: only the last UNDO_DEPTH moves can be undone, the log keeps them all."""
-    from companion.games.attic.engine_kit import IllegalMove, Journal
+    from companion.games.common.engine import IllegalMove, Journal
 
     game = CthulhuScores.new(["Ann", "Bob"])
     moves = Journal.UNDO_DEPTH + 7

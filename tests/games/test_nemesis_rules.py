@@ -3,7 +3,7 @@ import random
 
 import pytest
 
-from companion.games.attic.engine_kit import IllegalMove
+from companion.games.common.engine import IllegalMove
 from companion.games.nemesis.data_file import load_nightmares_data
 from companion.games.nemesis.engine import BLANK, NemesisBag, madness_token, nightmare_token, token_kind
 

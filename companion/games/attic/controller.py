@@ -1,7 +1,7 @@
 """The ROLL button for Attic Monster: one press rolls both dice for whoever's turn it is."""
 from __future__ import annotations
 
-from .buttons import ButtonBinding
+from companion.games.common.buttons import ButtonBinding
 from .engine import AtticGame
 
 

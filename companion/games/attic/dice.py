@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .engine_kit import DataFileError, read_data_file
+from companion.games.common.engine import DataFileError, read_data_file
 
 # Rulebook 003 "Символы на кубиках": five symbols. Only the cross does nothing; in the fight it is the miss.
 SYMBOLS = ("cross", "flip", "step_or_flip", "flip_any", "step")

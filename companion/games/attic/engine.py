@@ -6,7 +6,7 @@ remembers what the Monster holds (attic tiles) and what the team holds (crystals
 from __future__ import annotations
 
 from .dice import Dice, hits, load_dice, roll
-from .engine_kit import IllegalMove, Journal, JournaledEngine, saved_state
+from companion.games.common.engine import IllegalMove, Journal, JournaledEngine, saved_state
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # RULES.md 3.2: four ghosts, setup notes for 2 and 3 players
 CRYSTALS_IN_BOX = 9  # rulebook 003 "Состав игры": 9 power crystals

@@ -6,7 +6,7 @@ portal, how each round ended, the first-player choice and the final verdict.
 from __future__ import annotations
 
 from .portals import DAGON, GUG, PORTALS, SHOGGOTH
-from companion.games.attic.engine_kit import IllegalMove, Journal, JournaledEngine, saved_state
+from companion.games.common.engine import IllegalMove, Journal, JournaledEngine, saved_state
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4  # RULES.md C9: not in the text; 2-4 as sold
 GAME_END_MADNESS = 10  # seed 002 "Конец игры": 10 or more at the end of a round

@@ -1,8 +1,8 @@
 """The DRAW button for Nemesis: Nightmares: one press draws from the bag for the remembered kind of draw."""
 from __future__ import annotations
 
-from companion.games.attic.buttons import ButtonBinding
-from companion.games.attic.engine_kit import IllegalMove
+from companion.games.common.buttons import ButtonBinding
+from companion.games.common.engine import IllegalMove
 
 from .engine import DRAW_KINDS, NemesisBag
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from companion.games.attic.engine_kit import DataFileError, read_data_file
+from companion.games.common.engine import DataFileError, read_data_file
 
 # Seed 004 "Фигурки"/RULES.md 4.1: the fallback order when a figure is missing (rank 1 lowest).
 NIGHTMARE_TYPES = ("lurking", "whispering", "stalking", "oppressive")

@@ -6,7 +6,7 @@ token numbers) and "madness:<colour>". The bag is kept sorted so a seeded draw d
 from __future__ import annotations
 
 from .data_file import NIGHTMARE_TYPES, NightmaresData, load_nightmares_data
-from companion.games.attic.engine_kit import IllegalMove, Journal, JournaledEngine, saved_state
+from companion.games.common.engine import IllegalMove, Journal, JournaledEngine, saved_state
 
 BLANK = "blank"
 DRAW_KINDS = ("encounter", "event", "other")

@@ -1,6 +1,6 @@
 """Nightmarium (RU Кошмариум, PL Koszmarium): cards, editions and the rules engine."""
 from .cards import CARDS_BY_ID, DECK, SEALS, Ability, Card, Legion, Part, card_from_json
-from .errors import IllegalMove
+from companion.games.errors import IllegalMove
 from .game import Game
 from .moves import (CannotPerform, Discard, DiscardDraw, DiscardRevealed, Draw, Move, Order, Place, PlaceSeal, Play,
                     PlaySeal, Replay, Reveal, Target, move_from_json)

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from . import abilities
 from .cards import DECK, SEALS, Ability, Card, Legion, Part, card_from_json
-from .errors import IllegalMove
+from companion.games.errors import IllegalMove
 from .moves import (CannotPerform, Discard, DiscardDraw, DiscardRevealed, Draw, Move, Order, Place, PlaceSeal, Play,
                     PlaySeal, Replay, Reveal, Target, move_from_json)
 from .placement import find_creature, legal_placements, placement_error, seal_error

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from .cards import Card, Part
-from .errors import IllegalMove
+from companion.games.errors import IllegalMove
 from .state import Creature, Player
 
 

@@ -6,7 +6,7 @@ import random
 
 import pygame
 
-from companion.games.attic.engine_kit import DataFileError, IllegalMove, Journal, SavedGameError
+from companion.games.common.engine import DataFileError, IllegalMove, Journal, SavedGameError
 from companion.ui import icons, theme
 from companion.ui.scene import Scene
 from companion.ui.widgets import Button, Layout, draw_text, fit_font

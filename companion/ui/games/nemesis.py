@@ -9,7 +9,7 @@ from companion.games.nemesis.controller import BagButton
 from companion.games.nemesis.data_file import NIGHTMARE_TYPES, load_nightmares_data
 from companion.games.nemesis.engine import (DRAW_KINDS, LAIRS, MAX_PLAYERS, NemesisBag, token_detail,
                                             token_kind)
-from companion.games.attic.engine_kit import DataFileError
+from companion.games.common.engine import DataFileError
 from companion.ui import icons, theme
 from companion.ui.games import art
 from companion.ui.games.common import PLAY_RANDOMNESS, GameScene, resume_saved

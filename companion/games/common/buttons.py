@@ -10,7 +10,7 @@ import logging
 from dataclasses import dataclass
 from typing import Callable
 
-from .engine_kit import IllegalMove
+from companion.games.common.engine import IllegalMove
 
 log = logging.getLogger(__name__)
 

@@ -12,12 +12,11 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from companion.games.errors import IllegalMove  # noqa: F401  (re-exported for the engines)
+
 # A user who owns the physical game can correct a data file by dropping an edited copy here.
 DATA_DIR_ENV = "COMPANION_GAME_DATA_DIR"
 
-
-class IllegalMove(ValueError):
-    """A move the rules forbid in the current state. The message is written for the players."""
 
 
 class DataFileError(ValueError):
