@@ -97,7 +97,9 @@ class Config:
     source: Path | None = None
 
     def describe(self) -> str:
-        return f"configuration from {self.source}" if self.source else "built-in default configuration"
+        if self.source:
+            return f"configuration from {self.source}"
+        return "built-in defaults (no file at " + " or ".join(map(str, standard_places())) + ")"
 
 
 # --- checking values -------------------------------------------------------------------------------------
@@ -206,15 +208,9 @@ _SECTION_TYPES = {
 # --- finding and reading the file ------------------------------------------------------------------------
 
 
-def config_search_path(explicit: str | os.PathLike | None = None) -> list[Path]:
-    """The places a configuration file is looked for, first match wins."""
-    candidates = []
-    if explicit is not None:
-        candidates.append(Path(explicit))
-    if os.environ.get(CONFIG_ENV):
-        candidates.append(Path(os.environ[CONFIG_ENV]))
-    candidates += [USER_CONFIG.expanduser(), SYSTEM_CONFIG]
-    return candidates
+def standard_places() -> list[Path]:
+    """Where a configuration file is looked for when none is named: per user, then system-wide."""
+    return [USER_CONFIG.expanduser(), SYSTEM_CONFIG]
 
 
 def load_config(path: str | os.PathLike | None = None) -> Config:
@@ -229,7 +225,7 @@ def load_config(path: str | os.PathLike | None = None) -> Config:
             who = "on the command line" if path is not None else f"by ${CONFIG_ENV}"
             raise ConfigError(f"{asked_for}: configuration file not found (asked for {who})")
         return parse_config_file(asked_for)
-    for candidate in (USER_CONFIG.expanduser(), SYSTEM_CONFIG):
+    for candidate in standard_places():
         if candidate.is_file():
             return parse_config_file(candidate)
     return Config()

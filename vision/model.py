@@ -13,24 +13,49 @@ from .table_state import ABILITIES, LEGIONS
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
 DEFAULT_MODEL = PARAMS_DIR / "model.json"
 PART_SETS = (("legs",), ("torso",), ("head",), ("legs", "torso"), ("torso", "head"), ("legs", "torso", "head"))
+# Each body part's highlight in the silhouette is its own yes/no question: that generalises to part
+# combinations seen on few training cards better than one six-way choice.
 HEADS = {
     "legion": LEGIONS,
-    "parts": PART_SETS,
+    "legs": (True, False),
+    "torso": (True, False),
+    "head": (True, False),
     "ability": (None,) + ABILITIES,
     "card": (True, False),
 }
 SHARPNESS = 6.0  # turns ridge scores (about 0 or 1) into probabilities
 
 
+def best_parts(part_probabilities: dict[str, float]) -> tuple[tuple[str, ...], float]:
+    """The printed part combination most likely given each part's probability of being highlighted."""
+    scored = []
+    for combo in PART_SETS:
+        probability = 1.0
+        for part, p in part_probabilities.items():
+            probability *= p if part in combo else 1 - p
+        scored.append((probability, combo))
+    total = sum(p for p, _ in scored) or 1.0
+    probability, combo = max(scored)
+    return combo, probability / total
+
+
 class ModelError(Exception):
     pass
 
 
-def fit_ridge(features: np.ndarray, labels: np.ndarray, classes: int, regulariser: float) -> np.ndarray:
+def fit_ridge(features: np.ndarray, labels: np.ndarray, classes: int, regulariser: float,
+              balanced: bool = False) -> np.ndarray:
+    """Least squares to one-hot targets; `balanced` weighs every class equally however many rows it has."""
     targets = np.eye(classes, dtype=np.float64)[labels]
-    gram = features.T.astype(np.float64) @ features.astype(np.float64)
+    features = features.astype(np.float64)
+    weights = np.ones(len(labels))
+    if balanced:
+        counts = np.bincount(labels, minlength=classes).astype(np.float64)
+        weights = (len(labels) / (classes * np.maximum(counts, 1)))[labels]
+    weighted = features * weights[:, None]
+    gram = weighted.T @ features
     gram[np.diag_indices_from(gram)] += regulariser
-    return np.linalg.solve(gram, features.T.astype(np.float64) @ targets).astype(np.float32)
+    return np.linalg.solve(gram, weighted.T @ targets).astype(np.float32)
 
 
 def softmax(scores: np.ndarray) -> np.ndarray:

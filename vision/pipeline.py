@@ -138,18 +138,20 @@ class Recogniser:
         return any(cv2.pointPolygonTest(other.astype(np.float32), centre, False) >= 0 for other in accepted)
 
     def _cards(self, corners: list[np.ndarray], probabilities: dict, factor: float) -> list[SeenCard]:
-        from .model import HEADS
+        from .model import HEADS, best_parts
 
         cards = []
         for index, points in enumerate(corners):
             validity = float(probabilities["card"][index, 0])
             if validity < KEEP_CARD:
                 continue
-            picks = {head: int(np.argmax(probabilities[head][index])) for head in ("legion", "parts", "ability")}
-            confidence = min([validity] + [float(probabilities[h][index, picks[h]]) for h in picks])
+            picks = {head: int(np.argmax(probabilities[head][index])) for head in ("legion", "ability")}
+            parts, parts_probability = best_parts(
+                {part: float(probabilities[part][index, 0]) for part in ("legs", "torso", "head")})
+            confidence = min([validity, parts_probability] + [float(probabilities[h][index, picks[h]]) for h in picks])
             cards.append(SeenCard(
                 legion=HEADS["legion"][picks["legion"]],
-                parts=tuple(HEADS["parts"][picks["parts"]]),
+                parts=parts,
                 ability=HEADS["ability"][picks["ability"]],
                 corners=tuple((round(float(x) / factor, 1), round(float(y) / factor, 1)) for x, y in points),
                 confidence=confidence,

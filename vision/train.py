@@ -18,7 +18,7 @@ from .model import DEFAULT_MODEL, HEADS, CardModel, fit_ridge
 from .synthetic import Conditions, SceneGenerator
 
 PATCH_SIZE = (640, 520)
-REGULARISER = {"legion": 3.0, "parts": 3.0, "ability": 3.0, "card": 3.0}
+REGULARISER = {"legion": 1.0, "legs": 1.0, "torso": 1.0, "head": 1.0, "ability": 1.0, "card": 1.0}
 
 
 def jitter(corners: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
@@ -32,6 +32,26 @@ def shift_along_column(corners: np.ndarray, fraction: float) -> np.ndarray:
     return corners - down * fraction
 
 
+def wrong_splits(column_truths) -> list[np.ndarray]:
+    from .detect import _order_quad
+    from .pipeline import _column_cards, _split_hypotheses
+
+    if not column_truths:
+        return []
+    ordered = sorted(column_truths, key=lambda t: ("legs", "torso", "head").index(t.slot or "legs"))
+    legs, head = ordered[0], ordered[-1]
+    outline = _order_quad(np.array([head.corners[0], head.corners[1], legs.corners[2], legs.corners[3]]))
+    width = legs.width_px
+    wrong = []
+    for _, axis, count in _split_hypotheses(outline):  # the readings the pipeline will weigh
+        for flip in (False, True):
+            if True:
+                for corners in _column_cards(outline, axis, count, flip):
+                    if not any(np.abs(corners - t.corners).max() < 0.08 * width for t in column_truths):
+                        wrong.append(corners)
+    return wrong
+
+
 def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, extra=None):
     """Feature rows and labels for every head; `extra` adds (frame, corners, card) examples (from teach)."""
     rng = np.random.default_rng(seed)
@@ -43,7 +63,8 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
     def add_positive(frame, corners, card):
         features = card_features(frame, corners)
         rows["legion"][0].append(features); rows["legion"][1].append(HEADS["legion"].index(card.legion))
-        rows["parts"][0].append(features); rows["parts"][1].append(HEADS["parts"].index(tuple(card.parts)))
+        for part in ("legs", "torso", "head"):
+            rows[part][0].append(features); rows[part][1].append(0 if part in card.parts else 1)
         rows["ability"][0].append(features); rows["ability"][1].append(HEADS["ability"].index(card.ability))
         rows["card"][0].append(features); rows["card"][1].append(0)
 
@@ -63,9 +84,10 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
             add_positive(scene.frame, jitter(truth.corners, rng, 0.012), card)
             made += 1
             add_negative(scene.frame, jitter(np.roll(truth.corners, 2, axis=0), rng, 0.012))
-            add_negative(scene.frame, jitter(shift_along_column(truth.corners, rng.choice([-0.5, 0.5])), rng, 0.01))
-            if rng.random() < 0.3:
-                add_negative(scene.frame, jitter(np.roll(truth.corners, 1, axis=0)[[1, 2, 3, 0]], rng, 0.01))
+        # Every wrong way of reading the column's outline (wrong count, wrong axis, upside down) is a negative:
+        # exactly the choice the pipeline makes between split hypotheses.
+        for corners in wrong_splits(scene.cards):
+            add_negative(scene.frame, jitter(corners, rng, 0.01))
         if rng.random() < 0.3:
             # Bare table and the deck's back are not cards.
             offset = rng.uniform(0, 200, 2)
@@ -78,7 +100,8 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
 
 
 def fit(rows) -> dict[str, np.ndarray]:
-    return {head: fit_ridge(x, y, len(HEADS[head]), REGULARISER[head]) for head, (x, y) in rows.items()}
+    return {head: fit_ridge(x, y, len(HEADS[head]), REGULARISER[head], balanced=head == "card")
+            for head, (x, y) in rows.items()}
 
 
 def train(samples: int, seed: int, extra=None) -> CardModel:

@@ -17,6 +17,9 @@ def register(subparsers) -> None:
                              "/etc/companion/config.toml)")
     doctor.add_argument("--buttons", metavar="SECONDS", type=float, default=0.0,
                         help="afterwards, print every button press and hold for this many seconds")
+    doctor.add_argument("--save-speed", action="store_true",
+                        help="also time how long a move takes to reach the disk where games are saved "
+                             "(writes a scratch database next to it, then removes it)")
     doctor.set_defaults(handler=run)
 
 
@@ -24,7 +27,8 @@ def run(args: argparse.Namespace) -> int:
     from companion.hardware.doctor import run_doctor
 
     try:
-        return run_doctor(args.config, sys.stdout, buttons_seconds=max(0.0, args.buttons))
+        return run_doctor(args.config, sys.stdout, buttons_seconds=max(0.0, args.buttons),
+                          save_speed=args.save_speed)
     except KeyboardInterrupt:
         print("\ndoctor stopped", file=sys.stdout)
         return 130

@@ -67,9 +67,12 @@ class Controls:
             return
         try:
             self._build_devices(pin_factory)
-        except Exception as error:  # gpiozero raises many kinds (BadPinFactory, PinInvalidPin, OSError...)
+        except Exception as error:  # gpiozero raises many kinds (BadPinFactory, GPIOPinInUse, OSError...)
             self._close_devices()
-            self.unavailable_reason = f"no GPIO on this machine ({type(error).__name__}: {error})"
+            if type(error).__name__ == "BadPinFactory":
+                self.unavailable_reason = "no GPIO on this machine (no GPIO pin library could be loaded)"
+            else:
+                self.unavailable_reason = f"the GPIO pins could not be set up ({type(error).__name__}: {error})"
             log.info("GPIO unavailable: %s", self.unavailable_reason)
 
     @classmethod
@@ -170,7 +173,8 @@ class Controls:
         """Flash an output in the background: "led", "rgb" (its current colour, white if off) or a button's LED."""
         if not self.available:
             return
-        name = "led" if self._button_name(name, strict=False) in BUTTONS else name
+        name = self._button_name(name, strict=False)
+        name = "led" if name in BUTTONS else name
         if name == "led":
             self._led.blink(on_time=on_time, off_time=off_time, n=times, background=True)
         elif name == "rgb":

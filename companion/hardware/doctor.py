@@ -65,6 +65,29 @@ def check_storage(config: Config) -> Check:
     return Check("storage", WORKS, f"{path}: {playing} game(s) in progress, {finished} finished")
 
 
+def measure_save_latency(folder: Path, moves: int = 20, clock: Callable[[], float] = time.perf_counter) -> Check:
+    """How long the app waits for a move to be on disk before it can acknowledge it, on this storage."""
+    import statistics
+    import tempfile
+
+    from companion.storage.saves import SaveError, SaveStore
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="companion-doctor-", dir=folder) as scratch:
+            with SaveStore(Path(scratch) / "speed.db") as store:
+                game = store.new_game("doctor", "save speed", {"move": 0})
+                timings = []
+                for move in range(1, moves + 1):
+                    started = clock()
+                    store.record(game, {"move": move}, {"move": move}, [{"move": move}])
+                    timings.append((clock() - started) * 1000)
+    except (OSError, SaveError) as error:
+        return Check("save speed", PROBLEM, f"cannot write a test database in {folder}: {error}")
+    return Check("save speed", WORKS, f"a move is on disk {statistics.median(timings):.1f} ms after it is made "
+                                      f"(median of {moves}; slowest {max(timings):.1f} ms) in {folder}")
+
+
 def check_camera(config: Config, opener: Callable = open_configured_source, attempts: int = 5):
     """The camera check and one test frame (None when there is no picture)."""
     spec = config.camera.source
@@ -166,6 +189,26 @@ def _touch_devices() -> list[str]:
     return names
 
 
+def check_service(run: Callable[[str], str] | None = None) -> Check:
+    """Whether the systemd unit is installed, enabled at boot and running."""
+    import shutil
+    import subprocess
+
+    if run is None:
+        if shutil.which("systemctl") is None or not Path("/run/systemd/system").is_dir():
+            return Check("service", MISSING, "systemd is not running here (fine on a laptop)")
+        def run(question: str) -> str:
+            return subprocess.run(["systemctl", question, "companion.service"], capture_output=True, text=True,
+                                  timeout=10).stdout.strip()
+    enabled, active = run("is-enabled"), run("is-active")
+    if enabled in ("", "not-found") or "No such file" in enabled:
+        return Check("service", MISSING, "companion.service is not installed (make install-pi)")
+    detail = f"companion.service is {enabled or 'unknown'} at boot and {active or 'unknown'} now"
+    if enabled == "enabled" and active in ("active", "activating", "reloading"):
+        return Check("service", WORKS, detail)
+    return Check("service", PROBLEM, detail + " (journalctl -u companion -b shows why)")
+
+
 def check_gpio(config: Config, pin_factory=None) -> tuple[Check, Controls]:
     controls = Controls.from_config(config, pin_factory=pin_factory)
     chips = sorted(glob.glob("/dev/gpiochip*"))
@@ -198,7 +241,7 @@ def watch_buttons(controls: Controls, seconds: float, out: TextIO, clock: Callab
 
 
 def run_doctor(config_path: str | None, out: TextIO, buttons_seconds: float = 0.0, pin_factory=None,
-               camera_opener: Callable = open_configured_source) -> int:
+               camera_opener: Callable = open_configured_source, save_speed: bool = False) -> int:
     """Print every check; exit status 1 only for problems that stop the app (configuration, storage)."""
     print("companion doctor: what this machine has", file=out)
     configuration, config = check_configuration(config_path)
@@ -208,12 +251,15 @@ def run_doctor(config_path: str | None, out: TextIO, buttons_seconds: float = 0.
         return 1
     storage = check_storage(config)
     print(storage.line(), file=out, flush=True)
+    if save_speed:
+        print(measure_save_latency(Path(config.storage.path).parent).line(), file=out, flush=True)
     camera, frame = check_camera(config, opener=camera_opener)
     print(camera.line(), file=out, flush=True)
     print(check_markers(frame).line(), file=out, flush=True)
     print(check_display(config).line(), file=out, flush=True)
     gpio, controls = check_gpio(config, pin_factory=pin_factory)
     print(gpio.line(), file=out, flush=True)
+    print(check_service().line(), file=out, flush=True)
     try:
         if buttons_seconds > 0:
             watch_buttons(controls, buttons_seconds, out)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from companion.games.nightmarium import (Card, CannotPerform, DiscardRevealed, Game, IllegalMove, Order, Part, Place,
+from companion.games.nightmarium import (Card, DiscardRevealed, Game, IllegalMove, Order, Part, Place,
                                          PlaceSeal, Play, PlaySeal, Reveal, Target)
 from companion.referee.diff import CreatureChange, differences
 from companion.referee.table_view import face_of, table_of
@@ -85,7 +85,8 @@ class Referee:
         card may be discarded only while it fits nowhere). When the next picture cannot follow from the reading
         chosen, the previous observation's moves are taken back and both pictures are explained together."""
         first, last, self._events_before_last = getattr(self, "_last_observation", (0, 0, 0))
-        if last != len(self.game.moves) or first >= last:
+        prompt = self.game.prompt
+        if last != len(self.game.moves) or first >= last or prompt is None or prompt.kind != "herald":
             return None
         taken_back = [self.game.pop() for _ in range(last - first)][::-1]
         moves = _Search(self.game, table, self.player_of_seat).run()
@@ -111,12 +112,43 @@ class Referee:
     def press(self, move) -> Outcome:
         """A move the camera cannot see (draw, discard-and-draw, penalty discard, ...) or one entered by hand."""
         start = len(self.game.events)
-        try:
-            self.game.push(move)
-        except IllegalMove as error:
+        error = self.game.check(move)
+        settled = []
+        if error is not None and move.is_action:
+            settled = self._settle_herald()
+            if settled:
+                start = min(start, self._events_before_last)
+                error = self.game.check(move)
+        if error is not None:
+            for _ in settled:
+                self.game.pop()
+            if settled:
+                for old in self._taken_back:
+                    self.game.push(old)
             return Outcome(warning=RuleWarning(error.rule, str(error)))
-        moves = [move] + self._apply_forced()
+        self.game.push(move)
+        moves = settled + [move] + self._apply_forced()
         return Outcome(moves=moves, events=self.game.events[start:])
+
+    def _settle_herald(self) -> list:
+        """The players moved on (an action button) while the engine still waits for Herald's last card: the
+        last picture must have been "that card discarded first, then the other placed". Re-read it so."""
+        prompt = self.game.prompt
+        first, last, self._events_before_last = self._last_observation
+        if prompt is None or prompt.kind != "herald" or last != len(self.game.moves) or first >= last:
+            return []
+        table = self.expected_table()
+        self._taken_back = [self.game.pop() for _ in range(last - first)][::-1]
+        search = _Search(self.game, table, self.player_of_seat)
+        search.require_settled = True
+        moves = search.run()
+        if not moves:
+            for old in self._taken_back:
+                self.game.push(old)
+            return []
+        for new in moves:
+            self.game.push(new)
+        return moves
 
     def undo(self):
         try:
@@ -170,6 +202,7 @@ class _Search:
         self.nodes = 0
         self.first_error: IllegalMove | None = None
         self.first_changes: list[CreatureChange] = differences(game, table, player_of_seat)
+        self.require_settled = False  # the explanation must leave no Herald card pending
 
     def run(self) -> list | None:
         """Moves that explain the creatures and the discard pile's top; failing that, the creatures alone (the
@@ -191,7 +224,8 @@ class _Search:
 
     def _search(self, path: list, depth: int) -> list | None:
         changes = differences(self.game, self.table, self.player_of_seat)
-        if not changes and (not self.strict or self._discard_matches()):
+        settled = not (self.require_settled and self.game.prompt is not None and self.game.prompt.kind == "herald")
+        if not changes and (not self.strict or self._discard_matches()) and settled:
             return list(path)
         if depth >= MAX_DEPTH or self.nodes >= MAX_NODES or self.game.over:
             return None

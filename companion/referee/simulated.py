@@ -45,6 +45,11 @@ class SimulatedTable:
     def table(self):
         return table_of(self.game)
 
+    def layout(self, seats: int = 4) -> dict[int, list[list[int]]]:
+        """Seat -> creatures -> card ids (legs first), for drawing the table (vision.synthetic has four seats)."""
+        return {seat: [[card.id for card, _ in creature.cards] for creature in player.creatures]
+                for seat, player in enumerate(self.game.players[:seats]) if player.creatures}
+
     def step(self) -> list[Happening]:
         if self.over:
             return []

@@ -88,13 +88,24 @@ class App:
                 self.report_error(error)
 
     def drain_inbox(self) -> None:
-        """Hand what the worker threads produced to the scene on top, as app events."""
+        """Hand what the worker threads produced (table states, simulated happenings, camera status, frames) to
+        the topmost scene that follows the table, even under a dialog, so no step of a game is lost."""
         while True:
             try:
                 kind, payload = self.inbox.get_nowait()
             except queue.Empty:
                 return
-            self.dispatch(pygame.event.Event(pygame.USEREVENT, **{kind: payload}))
+            event = pygame.event.Event(pygame.USEREVENT, **{kind: payload})
+            target = next((scene for scene in reversed(self.scenes) if getattr(scene, "follows_table", False)),
+                          self.top)
+            if target is None:
+                continue
+            try:
+                target.handle(event)
+            except Exception as error:
+                self.report_error(error)
+            if self.top is not None:
+                self.top.dirty = True
 
     def poll_devices(self) -> None:
         if self.devices is None:

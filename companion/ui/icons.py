@@ -26,10 +26,10 @@ def clock(surface, rect: pygame.Rect, colour=theme.TEXT) -> None:
 
 
 def undo(surface, rect: pygame.Rect, colour=theme.TEXT) -> None:
-    radius = min(rect.size) // 2 - 2
+    width = max(2, min(rect.size) // 10)
+    radius = min(rect.size) // 2 - width * 2  # room for the arrow head inside the rect
     arc_rect = pygame.Rect(0, 0, radius * 2, radius * 2)
     arc_rect.center = rect.center
-    width = max(2, radius // 4)
     pygame.draw.arc(surface, colour, arc_rect, -math.pi / 2, math.pi, width)
     tip = (arc_rect.left, arc_rect.centery)
     pygame.draw.polygon(surface, colour, [(tip[0] - width * 1.5, tip[1] - width), (tip[0] + width * 1.5, tip[1] - width),

@@ -52,7 +52,9 @@ def open_camera(config):
     return None
 
 
-def run(size=None, windowed: bool = False, simulate: bool = False, lang: str | None = None) -> int:
+def run(size=None, windowed: bool = False, simulate: bool = False, lang: str | None = None,
+        stop_after: float | None = None) -> int:
+    """The app until the window closes (or stop_after seconds, for the smoke test)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     config, config_problem = load_configuration()
     from companion.ui.preferences import Preferences
@@ -88,7 +90,7 @@ def run(size=None, windowed: bool = False, simulate: bool = False, lang: str | N
         open_simulated_table(app, preferences)
     fullscreen = not windowed and config.display.fullscreen and on_raspberry_pi()
     try:
-        return app.run(fullscreen=fullscreen)
+        return app.run(fullscreen=fullscreen, stop_after=stop_after)
     except KeyboardInterrupt:
         return 0
     finally:

@@ -135,6 +135,7 @@ class Button:
     colour: tuple[int, int, int] | None = None
     icon: Callable[[pygame.Surface, pygame.Rect], None] | None = None
     key: int | None = None  # keyboard shortcut
+    visible: bool = True  # False: a touch target laid over something drawn by the screen itself
     pressed: bool = field(default=False, init=False)
 
     def __post_init__(self):
@@ -152,6 +153,11 @@ class Button:
             self.on_press()
 
     def draw(self, surface, layout: Layout, focused: bool = False) -> None:
+        if not self.visible:
+            if focused or self.pressed:
+                pygame.draw.rect(surface, theme.FOCUS, self.rect, width=max(2, layout.px(2)),
+                                 border_radius=layout.px(10))
+            return
         if not self.enabled:
             fill = theme.BUTTON_DISABLED
         elif self.pressed:

@@ -110,7 +110,7 @@ def test_two_devices_on_one_pin_are_refused():
 
 
 def test_seals_need_an_edition_that_has_them():
-    """RULES.md 1.13: seals exist only in the RU 2014 rulebook (000_...), not in PL 2017."""
+    """RULES.md 1.13 / rulebook 000 (RU 2014, "печати"): seals are RU-only; rulebook 001 (PL 2017) has none."""
     with pytest.raises(ConfigError, match=r"line 3: game\.seals"):
         parse_config_text("[game]\nnightmarium_edition = \"pl2017\"\nseals = true\n")
     assert parse_config_text("[game]\nnightmarium_edition = \"ru2014\"\nseals = true\n").game.seals

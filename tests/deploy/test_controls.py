@@ -2,6 +2,7 @@
 import queue
 
 import pytest
+from hypothesis import given, settings, strategies as st
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.config import Config, GpioConfig, parse_config_text
@@ -179,3 +180,46 @@ def test_unknown_button_name_is_refused(controls):
     with pytest.raises(ValueError, match="unknown button"):
         controls.on_press("jump", lambda: None)
     assert isinstance(controls.events, queue.Queue)
+
+
+def test_a_pin_already_in_use_is_reported_and_nothing_is_left_claimed(factory):
+    from gpiozero import LED
+
+    squatter = LED(GpioConfig().buzzer, pin_factory=factory)  # another program holds the buzzer pin
+    controls = Controls(GpioConfig(), pin_factory=factory)
+    assert not controls.available
+    assert "could not be set up" in controls.describe() and "GPIOPinInUse" in controls.describe()
+    squatter.close()
+    # The buttons built before the failure were released, so a second attempt gets every pin.
+    retry = Controls(GpioConfig(), pin_factory=factory)
+    assert retry.available
+    retry.close()
+
+
+# Up to 3 toggles of at most 2 x 4 ms each: every burst of chatter ends within 24 ms, inside the 30 ms window.
+chatter = st.lists(st.floats(min_value=0.0001, max_value=0.004), max_size=3)
+
+
+@settings(max_examples=40, deadline=None)
+@given(presses=st.lists(st.tuples(chatter, st.floats(min_value=0.03, max_value=2.0), chatter,
+                                  st.floats(min_value=0.03, max_value=2.0)), min_size=1, max_size=6))
+def test_property_any_contact_chatter_shorter_than_bounce_time_counts_each_press_once(presses):
+    """However a contact chatters within bounce_time of a press or a release, n presses count n times."""
+    factory, clock = MockFactory(), FakeClock()
+    controls = Controls(GpioConfig(bounce_time=0.03, hold_time=10), pin_factory=factory, clock=clock)
+    pin = factory.pin(GpioConfig().roll)
+    try:
+        for down_chatter, held, up_chatter, pause in presses:
+            for drive, gaps in ((pin.drive_low, down_chatter), (pin.drive_high, up_chatter)):
+                drive()
+                # Chatter: toggles inside the bounce window, ending at the level it began with.
+                other = pin.drive_high if drive == pin.drive_low else pin.drive_low
+                for gap in gaps:
+                    clock.advance(gap)
+                    other()
+                    clock.advance(gap)
+                    drive()
+                clock.advance(held if drive == pin.drive_low else pause)
+        assert controls.poll() == [("press", "roll")] * len(presses)
+    finally:
+        controls.close()

@@ -1,6 +1,7 @@
 """`companion doctor`: runs on a machine with nothing attached, says what is absent, never a traceback."""
 import io
 import sqlite3
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -22,7 +23,7 @@ def config_file(tmp_path):
 def test_doctor_on_this_bare_machine_reports_every_part_and_succeeds(config_file, capsys):
     assert main(["doctor", "--config", str(config_file)]) == 0
     out = capsys.readouterr().out
-    for part in ("configuration", "storage", "camera", "markers", "display", "GPIO"):
+    for part in ("configuration", "storage", "camera", "markers", "display", "GPIO", "service"):
         assert f"  {part}" in out
     assert "configuration  works    configuration from" in out
     assert "will be created at the first game" in out
@@ -133,3 +134,37 @@ def test_full_run_with_a_working_camera_and_gpio(config_file):
     assert status == 0
     assert "camera         works" in text and "markers        works" in text and "GPIO           works" in text
     assert "manual mode" not in text
+
+
+def test_save_speed_reports_the_median_and_leaves_no_scratch_file(tmp_path):
+    ticks = iter(range(0, 10_000, 2))  # a clock advancing 2 ms per reading: each record "takes" 2 ms
+    check = doctor.measure_save_latency(tmp_path / "state", moves=5, clock=lambda: next(ticks) / 1000)
+    assert check.outcome == doctor.WORKS
+    assert "on disk 2.0 ms after it is made (median of 5; slowest 2.0 ms)" in check.detail
+    assert list((tmp_path / "state").iterdir()) == []
+
+
+def test_save_speed_on_an_unwritable_place_is_a_problem_not_a_crash(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    check = doctor.measure_save_latency(blocker / "state")
+    assert check.outcome == doctor.PROBLEM and "cannot write a test database" in check.detail
+
+
+@pytest.mark.parametrize("enabled, active, outcome, words", [
+    ("enabled", "active", doctor.WORKS, "enabled at boot and active now"),
+    ("enabled", "failed", doctor.PROBLEM, "journalctl -u companion"),
+    ("disabled", "inactive", doctor.PROBLEM, "disabled at boot"),
+    ("not-found", "inactive", doctor.MISSING, "not installed"),
+])
+def test_service_state_in_plain_words(enabled, active, outcome, words):
+    answers = {"is-enabled": enabled, "is-active": active}
+    check = doctor.check_service(run=lambda question: answers[question])
+    assert check.outcome == outcome and words in check.detail
+
+
+def test_service_without_systemd_is_reported_as_absent():
+    if Path("/run/systemd/system").is_dir():
+        pytest.skip("this machine runs systemd; the absent case cannot be observed here")
+    check = doctor.check_service()
+    assert check.outcome == doctor.MISSING and "systemd is not running here" in check.detail

@@ -170,3 +170,41 @@ def test_state_after_any_sequence_of_records_and_undos_matches_a_model(tmp_path_
         assert loaded.state == model_states[-1]
         assert loaded.events == [event for batch in model_events for event in batch]
         assert store.integrity() == "ok"
+
+
+def test_a_half_written_wal_after_a_power_cut_opens_at_the_last_commit(tmp_path):
+    """A cut mid-write leaves a torn frame at the WAL's end; SQLite's checksums make it roll back to the commit."""
+    import shutil
+
+    live = tmp_path / "live.db"
+    store = SaveStore(live)
+    game = store.new_game("attic", "t", {"n": 0})
+    for n in range(1, 6):
+        store.record(game, {"m": n}, {"n": n}, [{"n": n}])
+    # Copy the files while the store is still open: that is what the card holds when the power goes.
+    snapshot = tmp_path / "cut" / "companion.db"
+    snapshot.parent.mkdir()
+    shutil.copy(live, snapshot)
+    shutil.copy(live.with_name("live.db-wal"), snapshot.with_name("companion.db-wal"))
+    store.close()
+    with open(snapshot.with_name("companion.db-wal"), "ab") as wal:
+        wal.write(b"\x37\x7f\x06\x82" + bytes(range(256)) * 8)  # a torn, half-written frame
+    with SaveStore(snapshot) as reopened:
+        assert reopened.recovery_message is None
+        assert reopened.load(game).state == {"n": 5} and reopened.load(game).moves == 5
+        assert reopened.integrity() == "ok"
+
+
+def test_a_truncated_database_file_is_moved_aside(tmp_path):
+    path = tmp_path / "companion.db"
+    with SaveStore(path) as store:
+        game = store.new_game("attic", "t", {"blob": "x" * 20_000})
+        for n in range(30):
+            store.record(game, {"m": n}, {"blob": str(n) * 5_000}, [{"n": n}])
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) * 6 // 10])
+    with SaveStore(path) as store:
+        assert store.recovery_message and "kept as" in store.recovery_message
+        assert store.unfinished() == []
+    kept = [p for p in tmp_path.iterdir() if ".unusable-" in p.name]
+    assert len(kept) == 1 and kept[0].stat().st_size == len(data) * 6 // 10

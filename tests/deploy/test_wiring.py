@@ -75,3 +75,32 @@ def test_led_currents_stay_inside_the_gpio_budget():
         total += milliamps
     assert total <= 50
     assert "3.9 mA" in WIRING.read_text(encoding="utf-8")  # the figure the guide prints for 330 Ω at 2.0 V
+
+
+def camera_table() -> list[dict[str, str]]:
+    lines = WIRING.read_text(encoding="utf-8").splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| Camera | Field of view"))
+    header = [cell.strip() for cell in lines[start].strip("|").split("|")]
+    rows = []
+    for line in lines[start + 2:]:
+        if not line.startswith("|"):
+            break
+        rows.append(dict(zip(header, (cell.strip() for cell in line.strip("|").split("|")))))
+    return rows
+
+
+def test_camera_heights_follow_from_the_field_of_view_for_a_1_2_by_0_9_m_table():
+    """height = (side / 2) / tan(fov / 2) for each direction; the mount height adds 5 to 20 % for the markers."""
+    import math
+
+    rows = camera_table()
+    assert len(rows) >= 3
+    for row in rows:
+        horizontal, vertical = (float(angle) for angle in re.findall(r"(\d+)°", row["Field of view (H x V)"]))
+        for side, angle, column in ((1.2, horizontal, "Height for 1.2 m"), (0.9, vertical, "Height for 0.9 m")):
+            expected = side / 2 / math.tan(math.radians(angle / 2))
+            stated = float(row[column].removesuffix(" m"))
+            assert abs(stated - expected) <= 0.006, f"{row['Camera']}: {column} {stated} but {expected:.3f}"
+        needed = max(float(row["Height for 1.2 m"][:-2]), float(row["Height for 0.9 m"][:-2]))
+        mount = float(row["Mount at"].strip("*").removesuffix(" m"))
+        assert 1.05 * needed <= mount <= 1.2 * needed, row["Camera"]

@@ -3,7 +3,6 @@ import json
 import queue
 
 import pygame
-import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from companion.config import GpioConfig

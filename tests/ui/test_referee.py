@@ -42,8 +42,13 @@ def columns(table: TableState):
             for seat, creatures in table.seats.items()}
 
 
-@pytest.mark.parametrize("seed,players,edition", [(0, 3, "pl2017"), (1, 2, "ru2014"), (2, 4, "pl2017"),
-                                                  (3, 5, "ru2014")])
+@pytest.mark.parametrize("seed,players,edition", [
+    (0, 3, "pl2017"), (1, 2, "ru2014"), (2, 4, "pl2017"), (3, 5, "ru2014"),
+    # Herald's pictures are ambiguous here: one revealed card is discarded onto a same-looking card (113) or
+    # stays pending while the other is placed (50); the referee must revise its first reading (RULES.md 1.8).
+    (113, 3, "ru2014"), (50, 4, "pl2017"),
+    # ...or the players press an action while the engine still waits for Herald's last card (395)
+    (395, 5, "ru2014")])
 def test_a_scripted_game_goes_from_observed_tables_to_a_win(seed, players, edition):
     """RULES.md 1.11: the observed game reaches the same winner as the game the simulated players really played,
     from table states and button presses only; no table was ever refused."""

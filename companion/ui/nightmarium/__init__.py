@@ -61,6 +61,27 @@ def _warning(app):
     return TableScene(app, session)
 
 
+def _camera(app):
+    """The camera view with the simulated table's picture (real scans when ../shared/cards is there)."""
+    from companion.referee.simulated import SimulatedTable
+    from companion.ui.nightmarium import samples
+    from companion.ui.nightmarium.camera_view import CameraViewScene
+    from companion.ui.nightmarium.session import PICTURE_SIZE, picture_conditions
+
+    session = samples.played_session(app, samples.mid_game)
+    try:
+        from vision.synthetic import SceneGenerator
+
+        table = SimulatedTable(["Ann", "Bob", "Cleo"], seed=3)
+        while table.game.turn < 14 and not table.over:
+            table.step()
+        session.latest_frame = SceneGenerator(seed=3, size=PICTURE_SIZE).render(table.layout(), picture_conditions(),
+                                                                               deck=True).frame
+    except Exception:  # no OpenCV here: the view says there is no picture yet
+        session.latest_frame = None
+    return CameraViewScene(app, session)
+
+
 register_game("nightmarium", "game.nightmarium", _setup)
 register_screen("nightmarium-setup", _setup)
 register_screen("nightmarium-table", _table)
@@ -69,3 +90,4 @@ register_screen("nightmarium-win", _win)
 register_screen("nightmarium-log", _log)
 register_screen("nightmarium-picker", _picker)
 register_screen("nightmarium-warning", _warning)
+register_screen("nightmarium-camera", _camera)

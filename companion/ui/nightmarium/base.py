@@ -10,13 +10,15 @@ from companion.ui import theme
 from companion.ui.nightmarium import pictures
 from companion.ui.nightmarium.describe import legion_name
 from companion.ui.scene import Scene
-from companion.ui.widgets import draw_text
+from companion.ui.widgets import Button, draw_text
 
 
 FLASH_SECONDS = 1.6  # how long a fresh announcement pulses (the only animation: the loop runs at 30 fps then)
 
 
 class SessionScene(Scene):
+    follows_table = True  # the app hands camera/simulation messages to the topmost such scene
+
     def __init__(self, app, session):
         super().__init__(app)
         self.session = session
@@ -52,6 +54,8 @@ class SessionScene(Scene):
                 self.session.feed(event.sim)
             elif hasattr(event, "camera"):
                 self.session.camera_lost = event.camera != "ok"
+            elif hasattr(event, "frame"):
+                self.session.latest_frame = event.frame
             self.after_change()
             return
         super().handle(event)
@@ -96,11 +100,21 @@ class SessionScene(Scene):
         else:
             text, colour = self.t("camera.ok"), theme.GOOD
         font = layout.font(14, True)
-        width = font.size(text)[0] + layout.px(26)
+        width = font.size(text)[0] + layout.px(30)
         chip = pygame.Rect(right - width, centre_y - layout.px(12), width, layout.px(24))
         pygame.draw.rect(surface, theme.PANEL_LIGHT, chip, border_radius=chip.height // 2)
         pygame.draw.circle(surface, colour, (chip.left + layout.px(12), chip.centery), layout.px(5))
         draw_text(surface, text, font, theme.TEXT, (chip.left + layout.px(21), chip.centery), "midleft")
+        # the chip is also the way to the camera view: an invisible touch target around it
+        target = Button(chip, "", self.open_camera_view, visible=False)
+        target.rect.top = max(0, target.rect.top)
+        self.add_button(target)
+
+    def open_camera_view(self) -> None:
+        from companion.ui.nightmarium.camera_view import CameraViewScene
+
+        if not isinstance(self.app.top, CameraViewScene):
+            self.app.push(CameraViewScene(self.app, self.session))
 
     def announcement_strip(self, surface, layout, rect) -> None:
         """The latest announcement (pure legion in its colour, a stopped or interrupted chain)."""

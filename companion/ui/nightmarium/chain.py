@@ -93,6 +93,14 @@ class ChainScene(SessionScene):
                 draw_text(surface, self.t("nm.event.pure_legion", legion=legion_name(frame.penalty_legion, self.app.lang)),
                           layout.font(12, True), theme.TEXT, (strip.left + px(4), strip.centery), "midleft",
                           max_width=strip.width - px(8))
+            if frame.penalty_legion is not None and frame.penalty_due:
+                pass
+            elif not frame.started:
+                draw_text(surface, self.t("nm.chain.waiting"), layout.font(13), theme.TEXT_DIM,
+                          (text_left, plate.top + px(26)))
+            elif current:
+                draw_text(surface, self.t("nm.chain.now"), layout.font(13), theme.ACCENT,
+                          (text_left, plate.top + px(26)))
             row_top = plate.top + px(50)
             row_height = max(px(16), min(px(26), (plate.bottom - row_top - px(4)) // max(1, len(frame.abilities))))
             for index, (part, ability) in enumerate(frame.abilities):

@@ -13,6 +13,14 @@ from companion.games.nightmarium import Game
 from companion.referee import Outcome, Referee, RuleWarning
 
 GAME_KEY = "nightmarium"
+PICTURE_SIZE = (820, 616)  # half the Pi camera's frame: enough for the view, a quarter of the work
+PICTURE_CARD_WIDTH = 80  # px: small enough for four seats of five creatures to fit the picture
+
+
+def picture_conditions():
+    from vision.synthetic import Conditions
+
+    return Conditions(card_width_px=PICTURE_CARD_WIDTH)
 MODES = ("camera", "manual", "simulated")
 
 
@@ -35,6 +43,7 @@ class Session:
         self.announcements: list[Announcement] = []
         self.save_failed = False
         self.camera_lost = False
+        self.latest_frame = None  # the last camera (or synthetic camera) picture, BGR, for the camera view
         self.simulation: SimulationWorker | None = None
 
     @classmethod
@@ -177,6 +186,8 @@ class SimulationWorker:
         from companion.referee.simulated import SimulatedTable
 
         self.table = SimulatedTable(names, seed=seed, edition=edition, win_target=win_target, seals=seals)
+        self.seed = seed
+        self.pictures = None  # the synthetic camera, made on first use (None: not yet, False: unavailable)
         self.inbox = inbox
         self.interval = interval
         self.stopping = threading.Event()
@@ -192,5 +203,27 @@ class SimulationWorker:
         while not self.stopping.is_set() and not self.table.over:
             for happening in self.table.step():
                 self.inbox.put(("sim", happening))
+                if happening.kind == "table":
+                    self._post_picture()
                 if self.stopping.wait(self.interval):
                     return
+
+    def _post_picture(self) -> None:
+        """What a camera over this table would see: the real scans from ../shared/cards when present, drawn
+        stand-ins otherwise (vision.synthetic). Kept in memory only; a failure just leaves the view empty."""
+        if self.pictures is False:
+            return
+        try:
+            if self.pictures is None:
+                from vision.synthetic import SceneGenerator
+
+                self.pictures = SceneGenerator(seed=self.seed, size=PICTURE_SIZE)
+            discard = self.table.game.discard[-1].id if self.table.game.discard else None
+            scene = self.pictures.render(self.table.layout(), picture_conditions(), discard_id=discard, deck=True)
+            self.inbox.put(("frame", scene.frame))
+        except Exception as error:  # no OpenCV, no vision package: the referee works without pictures
+            self.pictures = False
+            self.inbox.put(("frame", None))
+            import logging
+
+            logging.getLogger(__name__).info("no synthetic camera pictures: %s", error)

@@ -40,9 +40,12 @@ class TableScene(SessionScene):
         self.app.push(CountPicker(self.app, self.t("nm.how_many"), max(1, hand), chosen))
 
     def enter_card(self) -> None:
+        """Enter a card the camera missed or misread: as the action, or as the answer the chain waits for."""
         from companion.ui.nightmarium.picker import CardPicker
 
-        self.app.push(CardPicker(self.app, self.session, purpose="play"))
+        prompt = self.game.prompt
+        purpose = prompt.kind if prompt is not None and prompt.kind in ("jester", "reveal") else "play"
+        self.app.push(CardPicker(self.app, self.session, purpose=purpose))
 
     def undo(self) -> None:
         self.session.undo()
@@ -178,7 +181,9 @@ class TableScene(SessionScene):
             (self.t("nm.draw"), self.draw_card_action, action_time, True, icons.deck, pygame.K_d),
             (self.t("nm.discard_draw"), self.discard_draw,
              action_time and bool(game.players[game.active].hand), False, None, pygame.K_x),
-            (self.t("nm.play"), self.enter_card, action_time, False, None, pygame.K_p),
+            (self.t("nm.play"), self.enter_card,
+             action_time or (game.prompt is not None and game.prompt.kind in ("jester", "reveal")), False, None,
+             pygame.K_p),
             (self.t("nm.chain"), self.open_chain, bool(game.stack), False, None, pygame.K_c),
             (self.t("nm.undo"), self.undo, bool(game.moves), False, icons.undo, pygame.K_u),
             (self.t("nm.log"), self.open_log, True, False, icons.list_lines, pygame.K_l),

@@ -46,11 +46,11 @@ class WinScene(Scene):
         surface.fill(theme.BACKGROUND)
         game = self.session.game
         winner = game.players[game.winner] if game.winner is not None else None
-        for index in range(14):  # a ring of legion-coloured confetti
-            angle = index * math.tau / 14
+        for index in range(16):  # legion-coloured confetti around the trophy
+            angle = index * math.tau / 16
             colour = list(theme.LEGION_COLOURS.values())[index % 4]
-            centre = (layout.width / 2 + math.cos(angle) * px(330), px(150) + math.sin(angle) * px(120))
-            pygame.draw.circle(surface, colour, centre, px(8))
+            centre = (layout.width / 2 + math.cos(angle) * px(150), px(85) + math.sin(angle) * px(62))
+            pygame.draw.circle(surface, colour, centre, px(7))
         trophy(surface, pygame.Rect(layout.width // 2 - px(50), px(30), px(100), px(110)))
         name = winner.name if winner else "?"
         draw_text(surface, self.t("nm.win.title", name=name), layout.font(36, True), theme.TEXT,
