@@ -7,6 +7,23 @@ import numpy as np
 from .cards import CARD_HEIGHT, CARD_WIDTH
 from .layout import BADGE_BOX, EMBLEM_BOX, STRIPE_BOX
 
+
+def _silhouette_layout() -> tuple[dict, int]:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent / "params" / "silhouette.json"
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {k: tuple(v) for k, v in data["part_centres"].items()}, int(data["radius"])
+    except (OSError, ValueError, KeyError, TypeError):
+        # Measured once by vision.learn_layout; used when the file is missing.
+        return {"legs": (912, 131), "torso": (937, 112), "head": (953, 88)}, 16
+
+
+PART_CENTRES, PART_RADIUS = _silhouette_layout()
+HIGHLIGHT_SIZE = (58, 62)  # badge warped at 0.4 px per scan pixel for the part highlights
+
 EMBLEM_SIZE = (32, 50)  # width, height of the warped emblem patch
 BADGE_SIZE = (28, 30)  # the badge alone, for the silhouette's highlighted parts
 OVERVIEW_SIZE = (48, 31)  # the whole card, small, for colour statistics
@@ -79,7 +96,8 @@ def card_features(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
     gray = cv2.cvtColor(emblem, cv2.COLOR_BGR2GRAY).astype(np.float32)
     normalised = (gray - gray.mean()) / (gray.std() + 1e-3)
     coarse = cv2.resize(normalised, (EMBLEM_SIZE[0] // 2, EMBLEM_SIZE[1] // 2), interpolation=cv2.INTER_AREA)
-    white = np.percentile(emblem.reshape(-1, 3), 97, axis=0).astype(np.float32) + 1.0
+    pixels = np.sort(emblem.reshape(-1, 3), axis=0)
+    white = pixels[int(0.97 * (len(pixels) - 1))].astype(np.float32) + 1.0
     ex0, ey0, ex1, ey1 = EMBLEM_BOX
     bx0, by0, bx1, by1 = BADGE_BOX
     sx = EMBLEM_SIZE[0] / (ex1 - ex0)
@@ -92,7 +110,40 @@ def card_features(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
                              _chroma_stats(overview, white)])
     brightness = np.array([gray.mean() / 255, gray.std() / 128])
     return np.concatenate([_gradient_histograms(normalised), coarse.ravel() * 0.05, colour * 2.0, brightness,
-                           _silhouette(frame, corners, shrink), [1.0]]).astype(np.float32)
+                           _silhouette(frame, corners, shrink), _part_highlights(frame, corners) * 3.0,
+                           [1.0]]).astype(np.float32)
+
+
+def _part_masks() -> dict[str, np.ndarray]:
+    x0, y0, x1, y1 = BADGE_BOX
+    sx = HIGHLIGHT_SIZE[0] / (x1 - x0)
+    sy = HIGHLIGHT_SIZE[1] / (y1 - y0)
+    ys, xs = np.mgrid[0:HIGHLIGHT_SIZE[1], 0:HIGHLIGHT_SIZE[0]]
+    masks = {}
+    for part, (cx, cy) in PART_CENTRES.items():
+        distance = np.hypot((xs + 0.5) / sx + x0 - cx, (ys + 0.5) / sy + y0 - cy)
+        masks[part] = distance <= PART_RADIUS
+    return masks
+
+
+PART_MASKS = _part_masks()
+
+
+def _part_highlights(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
+    """How white each body part of the silhouette is, relative to the badge and to the whitest pixels: pooled
+    over a disc, so a few pixels of corner error do not matter."""
+    badge = warp_box(frame, corners, BADGE_BOX, HIGHLIGHT_SIZE).astype(np.float32)
+    whiteness = badge.min(axis=2).ravel()
+    ordered = np.sort(whiteness)
+    background = float(ordered[len(ordered) // 2])
+    scale = float(ordered[int(0.99 * (len(ordered) - 1))]) - background + 1.0
+    levels = []
+    for part in ("legs", "torso", "head"):
+        values = np.sort(whiteness[PART_MASKS[part].ravel()])
+        levels.append((float(values[int(0.9 * (len(values) - 1))]) - background) / scale)
+    levels = np.array(levels)
+    differences = np.array([levels[0] - levels[1], levels[1] - levels[2], levels[0] - levels[2]])
+    return np.concatenate([levels, differences])
 
 
 def _silhouette(frame: np.ndarray, corners: np.ndarray, shrink: float) -> np.ndarray:

@@ -38,6 +38,7 @@ class App:
         self.errors: list[str] = []
         self.simulate = False  # no camera: the launcher's Nightmarium defaults to the simulated table
         self.background = True  # may start worker threads (tests turn this off to stay deterministic)
+        self.gpio_pins: dict[str, int] = {}  # control -> BCM pin, from the configuration (shown in Settings)
 
     # -- the scene stack ----------------------------------------------------------------------------------
     @property

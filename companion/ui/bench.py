@@ -51,13 +51,13 @@ def loop_cpu(seconds: float, animate: bool) -> tuple[float, float]:
     return 100 * cpu / wall, app.frames_drawn / wall
 
 
-def referee_speed(games: int, seed: int) -> tuple[int, float, int]:
-    """(observations, mean ms per observation, warnings) over simulated games followed by the referee."""
+def referee_speed(games: int, seed: int) -> tuple[int, float, float, int]:
+    """(observations, mean and worst ms per observation, warnings) over simulated games followed by the referee."""
     from companion.games.nightmarium import Game
     from companion.referee import Referee
     from companion.referee.simulated import SimulatedTable, feed
 
-    observations, spent, warnings = 0, 0.0, 0
+    observations, spent, worst, warnings = 0, 0.0, 0.0, 0
     for index in range(games):
         names = [f"P{i}" for i in range(2 + index % 4)]
         edition = ("ru2014", "pl2017")[index % 2]
@@ -68,10 +68,11 @@ def referee_speed(games: int, seed: int) -> tuple[int, float, int]:
                 started = time.perf_counter()
                 outcome = feed(referee, happening)
                 if happening.kind == "table":
-                    spent += time.perf_counter() - started
+                    took = time.perf_counter() - started
+                    spent, worst = spent + took, max(worst, took)
                     observations += 1
                 warnings += outcome.warning is not None
-    return observations, 1000 * spent / max(1, observations), warnings
+    return observations, 1000 * spent / max(1, observations), 1000 * worst, warnings
 
 
 def run_bench(args) -> int:
@@ -89,7 +90,7 @@ def run_bench(args) -> int:
     busy_cpu, busy_fps = loop_cpu(args.seconds, animate=True)
     print(f"idle loop (launcher, {args.seconds:.0f} s): {idle_cpu:.1f}% CPU, {idle_fps:.1f} redraws/s")
     print(f"animating loop (pulsing announcement): {busy_cpu:.1f}% CPU, {busy_fps:.1f} frames/s")
-    observations, ms, warnings = referee_speed(args.games, args.seed)
-    print(f"referee: {args.games} simulated games, {observations} table states, {ms:.2f} ms per state, "
-          f"{warnings} warnings")
+    observations, ms, worst, warnings = referee_speed(args.games, args.seed)
+    print(f"referee: {args.games} simulated games, {observations} table states, {ms:.2f} ms per state "
+          f"(worst {worst:.1f} ms), {warnings} warnings")
     return 0

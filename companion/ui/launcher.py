@@ -6,7 +6,7 @@ import pygame
 from companion.ui import icons, theme
 from companion.ui.scene import Scene
 from companion.ui.screens import games, register_screen
-from companion.ui.widgets import Button, draw_paragraph, draw_text, fit_font, grid, panel
+from companion.ui.widgets import Button, draw_paragraph, draw_text, fit_font, grid, panel, wrap_text
 
 
 class ComingSoonScene(Scene):
@@ -44,20 +44,33 @@ class LauncherScene(Scene):
         surface.fill(theme.BACKGROUND)
         margin = layout.px(16)
         draw_text(surface, self.t("app.title"), layout.font(28, True), theme.ACCENT, (margin, layout.px(12)))
+        if self.app.errors:  # a corrupt config, an unusable save file...: said here, where the players look
+            draw_text(surface, self.app.errors[-1], layout.font(14), theme.WARNING,
+                      (layout.width - margin, layout.px(28)), "midright", max_width=layout.width // 2)
         game_area = pygame.Rect(margin, layout.px(58), layout.width - 2 * margin, layout.height - layout.px(150))
         entries = games()
         columns = 2 if len(entries) <= 4 else 3
         for entry, cell in zip(entries, grid(game_area, len(entries), columns, gap=layout.px(12))):
             panel(surface, cell, theme.PANEL)
             self.add_button(Button(cell, "", lambda entry=entry: self.open_game(entry), colour=theme.PANEL))
-            emblem = pygame.Rect(0, 0, cell.height - layout.px(24), cell.height - layout.px(24))
+            side = min(cell.height - layout.px(24), int(cell.width * 0.26))
+            emblem = pygame.Rect(0, 0, side, side)
             emblem.midleft = (cell.left + layout.px(14), cell.centery)
             icons.game_emblem(surface, emblem, entry.key)
             text_left = emblem.right + layout.px(14)
             title = self.t(entry.title_key)
-            title_font = fit_font(title, cell.right - text_left - layout.px(8), layout.px(24), True, layout.px(15))
-            draw_text(surface, title, title_font, theme.TEXT, (text_left, cell.centery - layout.px(2)), "bottomleft",
-                      max_width=cell.right - text_left - layout.px(8))
+            width = cell.right - text_left - layout.px(8)
+            title_font = fit_font(title, width, layout.px(24), True, layout.px(17))
+            if title_font.size(title)[0] <= width:
+                draw_text(surface, title, title_font, theme.TEXT, (text_left, cell.centery - layout.px(2)),
+                          "bottomleft", max_width=width)
+            else:  # long titles ("Ктулху: карманное безумие") on two lines
+                title_font = layout.font(21, True)
+                lines = wrap_text(title, title_font, width)[:2]
+                bottom = cell.centery - layout.px(2)
+                for index, line in enumerate(reversed(lines)):
+                    draw_text(surface, line, title_font, theme.TEXT,
+                              (text_left, bottom - index * title_font.get_height()), "bottomleft", max_width=width)
             if entry.start_factory is None:
                 draw_text(surface, self.t("common.coming_soon").split(":")[0], layout.font(16), theme.TEXT_DIM,
                           (text_left, cell.centery + layout.px(4)), "topleft")

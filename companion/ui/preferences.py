@@ -1,4 +1,7 @@
-"""What the players chose in Settings: language, default edition, camera, button mapping.
+"""What the players chose in Settings and setup: language, default edition, camera, player names.
+
+The GPIO pins belong to the box's configuration (companion.config, edited by whoever wires the box); Settings
+only shows them and lets the players test the buttons.
 
 Kept as a small JSON file in the companion's data folder (COMPANION_HOME, default ~/.local/share/companion). A
 corrupt or half-written file gives the defaults and a message instead of a crash; writes go through a temporary
@@ -27,8 +30,6 @@ class Preferences:
     seals: bool = False
     win_target: int = 5
     players: list[str] = field(default_factory=lambda: ["Ann", "Bob", "Cleo"])
-    buttons: dict[str, int] = field(default_factory=lambda: {"roll": 17, "draw": 27, "confirm": 22})
-    calibrated: bool = False
     problem: str | None = field(default=None, compare=False)  # why the file could not be read
 
     @classmethod
@@ -59,9 +60,7 @@ class Preferences:
         if not (isinstance(self.players, list) and 2 <= len(self.players) <= 5
                 and all(isinstance(name, str) for name in self.players)):
             self.players = defaults.players
-        self.camera, self.seals, self.calibrated = bool(self.camera), bool(self.seals), bool(self.calibrated)
-        if not isinstance(self.buttons, dict):
-            self.buttons = defaults.buttons
+        self.camera, self.seals = bool(self.camera), bool(self.seals)
         return self
 
     def save(self, path: Path | None = None) -> None:

@@ -23,6 +23,9 @@ def make_app(size=(800, 480), lang: str = "en", strict: bool = False):
     preferences = Preferences(lang=lang)
     app = App(size=size, lang=lang, preferences=preferences, store=MemorySaves(), strict=strict)
     app.background = False  # a rendered screen is a still picture: no simulated players in the background
+    from companion.config import GpioConfig
+
+    app.gpio_pins = {name: getattr(GpioConfig(), name) for name in ("roll", "draw", "confirm")}
     return app
 
 

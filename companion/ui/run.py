@@ -63,7 +63,7 @@ def run(size=None, windowed: bool = False, simulate: bool = False, lang: str | N
     preferences = Preferences.load()
     store, store_problem = open_store(config.storage.path)
     controls = open_controls(config)
-    guard = None if simulate else open_camera(config)
+    guard = None if simulate or not preferences.camera else open_camera(config)
     for problem in (config_problem, store_problem, preferences.problem):
         if problem:
             print(problem, file=sys.stderr)
@@ -77,7 +77,8 @@ def run(size=None, windowed: bool = False, simulate: bool = False, lang: str | N
     pygame.font.init()
     app = App(size=size or config.display.size, lang=lang or preferences.lang, preferences=preferences, store=store,
               devices=controls)
-    app.simulate = guard is None
+    app.gpio_pins = {name: pin for name, pin in config.gpio.pins().items() if name in ("roll", "draw", "confirm")}
+    app.simulate = simulate or (guard is None and preferences.camera)  # camera off in Settings: manual mode
     app.errors.extend(p for p in (config_problem, store_problem, preferences.problem) if p)
     worker = None
     if guard is not None:

@@ -10,13 +10,20 @@ from companion.ui.screens import register_screen
 from companion.ui.widgets import Button, draw_text, fit_font, split_columns
 
 EDITION_TITLES = {"ru2014": "Кошмариум 2014 (RU)", "pl2017": "Koszmarium 2017 (PL)"}
-BCM_PINS = (5, 6, 13, 16, 17, 19, 20, 21, 22, 23, 24, 25, 26, 27)
+CONTROLS = ("roll", "draw", "confirm")
 
 
 class SettingsScene(Scene):
     def __init__(self, app):
         super().__init__(app)
         self.message: str | None = app.preferences.problem
+        self.last_control: tuple[str, str] | None = None  # the GPIO button pressed last: the button test
+
+    def handle_control(self, control: str, action: str) -> None:
+        """Here the physical buttons are tested, not used: each press lights its name on screen."""
+        self.last_control = (control, action)
+        self.message = f"{self.t('control.' + control)}: {action}"
+        self.dirty = True
 
     def change(self, **values) -> None:
         preferences = self.app.preferences
@@ -29,15 +36,6 @@ class SettingsScene(Scene):
             self.message = self.t("settings.saved")
         except OSError as error:
             self.message = self.t("settings.save_failed", message=str(error))
-
-    def next_pin(self, control: str) -> None:
-        buttons = dict(self.app.preferences.buttons)
-        current = buttons.get(control, BCM_PINS[0])
-        taken = {pin for name, pin in buttons.items() if name != control}
-        choices = [pin for pin in BCM_PINS if pin not in taken]
-        later = [pin for pin in choices if pin > current]
-        buttons[control] = (later or choices)[0]
-        self.change(buttons=buttons)
 
     def draw(self, surface) -> None:
         layout = self.begin_frame(surface)
@@ -71,16 +69,19 @@ class SettingsScene(Scene):
             self.add_button(Button(cell, self.t("common.on" if value else "common.off"),
                                    lambda value=value: self.change(camera=value), selected=preferences.camera == value))
         rect = row(self.t("settings.calibration"))
-        status = self.t("settings.calibrated" if preferences.calibrated else "settings.not_calibrated")
-        draw_text(surface, status, layout.font(18), theme.GOOD if preferences.calibrated else theme.TEXT_DIM,
-                  (rect.left, rect.top + layout.px(4)))
-        draw_text(surface, self.t("settings.calibration_hint"), layout.font(14), theme.TEXT_DIM,
-                  (rect.left, rect.top + layout.px(30)), max_width=rect.width)
-        cells = split_columns(row(self.t("settings.buttons")), 3, gap)
-        for control, cell in zip(("roll", "draw", "confirm"), cells):
-            pin = preferences.buttons.get(control, "-")
-            self.add_button(Button(cell, f"{self.t('control.' + control)}: GPIO{pin}",
-                                   lambda control=control: self.next_pin(control)))
+        for index, key in enumerate(("settings.calibration_hint", "settings.calibration_hint2")):
+            draw_text(surface, self.t(key), layout.font(14), theme.TEXT_DIM,
+                      (rect.left, rect.top + layout.px(8 + 24 * index)), max_width=rect.width)
+        rect = row(self.t("settings.buttons"))
+        pins = self.app.gpio_pins
+        for control, cell in zip(CONTROLS, split_columns(rect, 3, gap)):
+            lit = self.last_control is not None and self.last_control[0] == control
+            pygame.draw.rect(surface, theme.BUTTON_PRIMARY if lit else theme.PANEL_LIGHT, cell,
+                             border_radius=layout.px(10))
+            label = f"{self.t('control.' + control)}: GPIO{pins[control]}" if control in pins else \
+                self.t("control." + control)
+            draw_text(surface, label, fit_font(label, cell.width - layout.px(12), layout.px(18), True, layout.px(11)),
+                      theme.TEXT, cell.center, "center")
         self.add_button(Button(pygame.Rect(margin, layout.height - layout.px(70), layout.px(160), layout.px(56)),
                                self.t("common.back"), self.back, primary=True))
         if self.message:

@@ -52,10 +52,18 @@ def font_path(bold: bool = False) -> str | None:
     return None
 
 
-@lru_cache(maxsize=64)
+_fonts: dict = {}
+
+
 def font(size: int, bold: bool = False):
+    """A cached Font; the cache is emptied when pygame quits (its fonts die with it)."""
     import pygame
 
+    if not _fonts:
+        pygame.register_quit(_fonts.clear)  # once per filling of the cache
     if not pygame.font.get_init():
         pygame.font.init()
-    return pygame.font.Font(font_path(bold), max(8, int(size)))
+    key = (max(8, int(size)), bold)
+    if key not in _fonts:
+        _fonts[key] = pygame.font.Font(font_path(bold), key[0])
+    return _fonts[key]

@@ -164,7 +164,7 @@ def test_a_game_resumes_after_a_restart_and_lands_in_history_when_won(tmp_path):
     assert resumed.game.active == 1
 
     resumed.game.winner = 0  # the end of the game: what History shows, not how it was won
-    resumed.save([{"kind": "draw"}])
+    resumed.save([{"kind": "draw"}], [])
     history = HistoryScene(restarted)
     assert [game.result["winner"] for game in history.entries] == ["Ann"]
 
@@ -205,3 +205,15 @@ def test_the_chain_screen_opens_by_itself_and_closes_when_the_chain_ends():
         assert isinstance(app.top, WinScene)
     elif not session.game.stack:
         assert isinstance(app.top, TableScene)
+
+
+def test_the_launcher_says_what_went_wrong_at_start():
+    app = make_app((800, 480), strict=True)
+    app.errors.append("configuration not used: line 3: expected a number")
+    build_screen(app, "launcher")
+    plain = pygame.Surface(app.size)
+    app.render(plain, force=True)
+    app.errors.clear()
+    clean = pygame.Surface(app.size)
+    app.render(clean, force=True)
+    assert pygame.image.tobytes(plain, "RGB") != pygame.image.tobytes(clean, "RGB")

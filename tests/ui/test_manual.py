@@ -64,11 +64,35 @@ def test_correcting_a_card_by_tapping_it():
     enter(app, "green", ["legs"]).place(None, Part.LEGS)
     table = app.top
     app.render(pygame.Surface(app.size), force=True)
-    rect, creature_id, height = table.card_hits[0]
+    rect, creature_id = table.creature_hits[0]
+    assert rect.width >= 48 and rect.height >= 48
     table.on_touch(rect.center)
+    app.render(pygame.Surface(app.size), force=True)
+    app.top.correct(0)  # the legs, shown large
     picker = app.top
     assert isinstance(picker, CardPicker) and picker.purpose == "correct"
     picker.set(ability="herald")
     picker.next()
     card = session.game.players[0].creatures[0].cards[0][0]
     assert card.ability is not None and card.ability.value == "herald"
+
+
+def test_a_player_is_renamed_with_the_on_screen_keyboard():
+    from companion.ui.keyboard import TextEntry
+
+    app = make_app((800, 480), "ru", strict=True)
+    build_screen(app, "nightmarium-setup")
+    setup = app.top
+    setup.rename(0)
+    keyboard = app.top
+    assert isinstance(keyboard, TextEntry)
+    for _ in range(len(keyboard.text)):
+        keyboard.erase()
+    app.render(pygame.Surface(app.size), force=True)
+    for letter in "АНЯ":
+        next(button for button in keyboard.buttons if button.label == letter).activate()
+    keyboard.handle(pygame.event.Event(pygame.TEXTINPUT, text="!"))
+    keyboard.done()
+    assert app.top is setup
+    assert setup.names[0] == "Аня!"
+    assert app.preferences.players[0] == "Аня!"

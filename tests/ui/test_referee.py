@@ -188,3 +188,42 @@ def test_table_of_a_game_round_trips_through_json():
     game = Game.new(["Ann", "Bob"], seed=3)
     table = table_of(game)
     assert TableState.from_json(table.to_json()) == table
+
+
+def completed_with(ability: str, bob_cards: int):
+    """Ann completes a creature whose head has `ability`; Bob has one incomplete creature of `bob_cards` cards."""
+    bob_column = [(face("green", ("legs",)), Part.LEGS), (face("red", ("torso",)), Part.TORSO)][:bob_cards]
+    game = Game.from_position([
+        {"name": "Ann", "hand": [None, None],
+         "creatures": [[(face("blue", ("legs",)), Part.LEGS), (face("red", ("torso",)), Part.TORSO)]]},
+        {"name": "Bob", "hand": [None, None], "creatures": [bob_column]}], deck_top_first=[None] * 10,
+        observed=True)
+    referee = Referee(game)
+    table = referee.expected_table()
+    head = face("green", ("head",), ability)
+    ann = table.creatures(0)[0] + (seen_of(head, 0, 0, "head"),)
+    completed = TableState(seats={0: (ann,), 1: table.creatures(1)})
+    assert referee.observe(completed).warning is None
+    assert game.prompt.kind == ability
+    return referee, completed
+
+
+def test_the_scavenger_takes_a_whole_creature_not_its_top_card():
+    """RULES.md 1.8 Scavenger: discard all cards of one incomplete creature of another player."""
+    referee, table = completed_with("scavenger", 2)
+    top_taken = TableState(seats={0: table.creatures(0), 1: ((table.creatures(1)[0][0],),)})
+    assert refused(referee, top_taken).rule == "scavenger.whole-creature"
+    gone = TableState(seats={0: table.creatures(0), 1: ()})
+    assert referee.observe(gone).warning is None
+    assert referee.game.players[1].creatures == []
+
+
+def test_the_executioner_takes_only_the_top_card():
+    """RULES.md 1.8 Executioner: take the top card of another player's creature into your hand."""
+    referee, table = completed_with("executioner", 2)
+    gone = TableState(seats={0: table.creatures(0), 1: ()})
+    assert refused(referee, gone).rule == "executioner.top-card-only"
+    top_taken = TableState(seats={0: table.creatures(0), 1: ((table.creatures(1)[0][0],),)})
+    assert referee.observe(top_taken).warning is None
+    hand = referee.game.players[0].hand
+    assert len(hand) == 2 and hand[-1].same_face(face("red", ("torso",))), "the taken card went to Ann's hand"

@@ -82,6 +82,22 @@ def _camera(app):
     return CameraViewScene(app, session)
 
 
+def _creature(app):
+    from companion.ui.nightmarium import samples
+    from companion.ui.nightmarium.picker import CreatureCards
+
+    session = samples.played_session(app, samples.mid_game)
+    tallest = max((c for p in session.game.players for c in p.creatures), key=lambda c: len(c.cards))
+    return CreatureCards(app, session, tallest.id)
+
+
+def _keyboard(app):
+    from companion.ui.keyboard import TextEntry
+    from companion.ui.i18n import t
+
+    return TextEntry(app, t("nm.setup.name", app.lang, seat=1), "Ann", lambda name: None)
+
+
 register_game("nightmarium", "game.nightmarium", _setup)
 register_screen("nightmarium-setup", _setup)
 register_screen("nightmarium-table", _table)
@@ -91,3 +107,5 @@ register_screen("nightmarium-log", _log)
 register_screen("nightmarium-picker", _picker)
 register_screen("nightmarium-warning", _warning)
 register_screen("nightmarium-camera", _camera)
+register_screen("nightmarium-creature", _creature)
+register_screen("name-keyboard", _keyboard)

@@ -10,7 +10,7 @@ from companion.ui import theme
 from companion.ui.nightmarium import pictures
 from companion.ui.nightmarium.describe import legion_name
 from companion.ui.scene import Scene
-from companion.ui.widgets import Button, draw_text
+from companion.ui.widgets import Button, draw_paragraph, draw_text, fit_font
 
 
 FLASH_SECONDS = 1.6  # how long a fresh announcement pulses (the only animation: the loop runs at 30 fps then)
@@ -124,13 +124,22 @@ class SessionScene(Scene):
         values = dict(note.values)
         if "legion" in values:
             values["legion"] = legion_name(values["legion"], self.app.lang)
-        if "ability" in values:
-            from companion.ui.nightmarium.describe import ability_name
+        from companion.ui.nightmarium.describe import ability_name
 
+        if "ability" in values:
+            values["why"] = self.t(f"nm.cannot.{values['ability']}")
             values["ability"] = ability_name(values["ability"], self.app.lang)
+        if "lost" in values:
+            names = ", ".join(ability_name(ability, self.app.lang) for ability in values["lost"])
+            values["lost"] = self.t("nm.event.lost", names=names) if names else ""
         colour = pictures.legion_colour(note.legion) if note.legion else theme.PANEL_LIGHT
         if self.flash_left > 0:  # pulse while fresh so the table notices it
             colour = pictures.lighter(colour, int(70 * abs(math.sin(self.flash_left * math.pi * 2))))
         pygame.draw.rect(surface, colour, rect, border_radius=layout.px(8))
-        draw_text(surface, self.t(note.key, **values), layout.font(17, True), theme.TEXT,
-                  (rect.left + layout.px(10), rect.centery), "midleft", max_width=rect.width - layout.px(20))
+        text = self.t(note.key, **values)
+        inner = rect.inflate(-layout.px(20), -layout.px(4))
+        font = fit_font(text, inner.width, layout.px(17), True, layout.px(13))
+        if font.size(text)[0] <= inner.width or rect.height < 2 * font.get_height():
+            draw_text(surface, text, font, theme.TEXT, (inner.left, rect.centery), "midleft", max_width=inner.width)
+        else:  # a long sentence (lost abilities): two lines where the strip is tall enough
+            draw_paragraph(surface, text, font, theme.TEXT, inner, line_gap=0)

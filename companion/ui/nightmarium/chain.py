@@ -125,8 +125,8 @@ class ChainScene(SessionScene):
         prompt = game.prompt
         y = area.top
         if self.session.announcements:
-            self.announcement_strip(surface, layout, pygame.Rect(area.left, y, area.width, px(28)))
-            y += px(34)
+            self.announcement_strip(surface, layout, pygame.Rect(area.left, y, area.width, px(40)))
+            y += px(46)
         if self.session.warning is not None:
             warning = self.session.warning
             box = pygame.Rect(area.left, y, area.width, px(58))
@@ -154,9 +154,15 @@ class ChainScene(SessionScene):
         if prompt is None or area.height < layout.px(48):
             return
         specs: list[tuple[str, object, tuple | None]] = []
+        icons = {}
         if prompt.kind in PROMPTS_WITH_LISTED_ANSWERS:
             for move in list(self.game.legal_moves())[:8]:
-                specs.append((move_text(move, self.game, self.app.lang), lambda move=move: self.answer(move), None))
+                label = move_text(move, self.game, self.app.lang)
+                specs.append((label, lambda move=move: self.answer(move), None))
+                creature = self.game.creature(getattr(move, "creature_id", None) or -1)
+                if creature is not None and move.kind in ("target", "order"):
+                    icons[label] = lambda surface, rect, creature=creature: pictures.draw_creature(
+                        surface, rect.inflate(-rect.width // 5, 0), creature)
         elif prompt.kind == "penalty":
             legion = legion_name(prompt.legion, self.app.lang)
             specs.append((self.t("nm.prompt.penalty.one", legion=legion), lambda: self.penalty(True),
@@ -173,4 +179,5 @@ class ChainScene(SessionScene):
         cells = grid(pygame.Rect(area.left, area.top, area.width, rows * (height + layout.px(6))), len(specs), columns,
                      layout.px(6))
         for (label, action, colour), cell in zip(specs, cells):
-            self.add_button(Button(cell, label, action, colour=colour, primary=colour is None and len(specs) == 1))
+            self.add_button(Button(cell, label, action, colour=colour, primary=colour is None and len(specs) == 1,
+                                   icon=icons.get(label)))

@@ -55,7 +55,7 @@ def move_text(move, game, lang: str) -> str:
         owner = names[creature.owner] if creature is not None else "?"
         return t("nm.target", lang, name=owner, id=move.creature_id)
     if kind == "order":
-        return t("nm.picker.on_creature", lang, id=move.creature_id, part="→ 1")
+        return t("nm.order.first", lang, id=move.creature_id)
     if kind in ("place", "play"):
         if move.creature_id is None:
             return f"{card_text(move.card, lang)} → {t('nm.picker.new_creature', lang)}"
@@ -87,10 +87,12 @@ def event_text(event: dict, names: list[str], lang: str) -> str:
     if kind == "ability":
         return f"{who}: {ability_name(event.get('ability'), lang)} ({part_name(event.get('part'), lang)})"
     if kind == "ability_failed":
-        return t("nm.event.ability_failed", lang, ability=ability_name(event.get("ability"), lang)) + \
-            f" ({event.get('reason', '')})"
+        return t("nm.event.ability_failed", lang, ability=ability_name(event.get("ability"), lang),
+                 why=t(f"nm.cannot.{event.get('ability')}", lang))
     if kind == "chain_interrupted":
-        return t("nm.event.chain_interrupted", lang, id=event.get("creature"))
+        names = ", ".join(ability_name(ability, lang) for _, ability in event.get("lost", ()))
+        return t("nm.event.chain_interrupted", lang, id=event.get("creature"),
+                 lost=t("nm.event.lost", lang, names=names) if names else "")
     if kind == "win":
         return t("nm.event.win", lang, name=who)
     if kind in ("play", "place"):

@@ -183,3 +183,44 @@ class CardPicker(Scene):
             self.add_button(Button(cell, label, lambda c=creature_id, p=part: self.place(c, p)))
         self.add_button(Button(pygame.Rect(px(14), layout.height - px(70), px(170), px(56)), self.t("common.back"),
                                self.back))
+
+
+class CreatureCards(Scene):
+    """One creature's cards, large: touch one to correct it (the table view's cards can be small)."""
+
+    def __init__(self, app, session, creature_id: int):
+        super().__init__(app)
+        self.session = session
+        self.creature_id = creature_id
+
+    def correct(self, height: int) -> None:
+        creature = self.session.game.creature(self.creature_id)
+        card = creature.cards[height][0]
+        self.app.replace(CardPicker(self.app, self.session, purpose="correct", creature_id=self.creature_id,
+                                    height=height, initial=card))
+
+    def draw(self, surface) -> None:
+        layout = self.begin_frame(surface)
+        px = layout.px
+        surface.fill(theme.BACKGROUND)
+        creature = self.session.game.creature(self.creature_id)
+        if creature is None:  # gone meanwhile (the camera saw it discarded)
+            self.add_button(Button(pygame.Rect(px(14), layout.height - px(70), px(170), px(56)),
+                                   self.t("common.back"), self.app.pop, primary=True))
+            self.draw_buttons(surface, layout)
+            return
+        owner = self.session.game.players[creature.owner].name
+        draw_text(surface, f"{owner} · {creature.id} · {self.t('nm.picker.correct')}", layout.font(20, True),
+                  theme.ACCENT, (px(14), px(10)))
+        card_height = px(100)
+        card_width = int(card_height / pictures.CARD_ASPECT)
+        for height, (card, part) in enumerate(creature.cards):
+            rect = pygame.Rect(px(30), px(360) - (height + 1) * (card_height + px(8)), card_width, card_height)
+            pictures.draw_card(surface, rect, card, part.value)
+            self.add_button(Button(rect, "", lambda height=height: self.correct(height), visible=False))
+            draw_text(surface, f"{part_name(part, self.app.lang)}: {card_text(card, self.app.lang)}",
+                      layout.font(17), theme.TEXT, (rect.right + px(16), rect.centery), "midleft",
+                      max_width=layout.width - rect.right - px(30))
+        self.add_button(Button(pygame.Rect(px(14), layout.height - px(70), px(170), px(56)), self.t("common.back"),
+                               self.app.pop, primary=True))
+        self.draw_buttons(surface, layout)

@@ -38,7 +38,6 @@ class Session:
         self.game = game
         self.mode = mode if mode in MODES else "manual"
         self.game_id = game_id
-        self.saved_events = len(game.events)
         self.referee = Referee(game, player_of_seat)
         self.announcements: list[Announcement] = []
         self.save_failed = False
@@ -81,11 +80,9 @@ class Session:
                 "player_of_seat": {str(seat): player for seat, player in self.referee.player_of_seat.items()},
                 "players": [{"name": player.name} for player in self.game.players], "winner": self.game.winner}
 
-    def save(self, moves: list[dict]) -> None:
+    def save(self, moves: list[dict], events: list[dict]) -> None:
         """Record the moves, the state after them and their events before the screen shows them; a game that
         has just been won is marked finished (it then appears in History)."""
-        events = self.game.events[self.saved_events:]
-        self.saved_events = len(self.game.events)
         if self.game_id is None or not moves:
             return
 
@@ -101,7 +98,7 @@ class Session:
 
     # -- what changes the game ------------------------------------------------------------------------------
     def apply(self, outcome: Outcome) -> Outcome:
-        self.save([move.to_json() for move in outcome.moves])
+        self.save([move.to_json() for move in outcome.moves], outcome.events)
         if outcome.moves:
             self.announce(outcome.events)
         if outcome.warning is not None:
@@ -125,7 +122,6 @@ class Session:
             return False
         self.referee.warning = None
         self.announcements.clear()
-        self.saved_events = len(self.game.events)
         if self.game_id is not None:
             self.save_failed = not self.app.save(lambda store: store.undo_last(self.game_id, self.state()))
         return True
@@ -151,7 +147,8 @@ class Session:
             elif kind == "ability_failed":
                 fresh.append(Announcement("nm.event.ability_failed", {"ability": event["ability"]}))
             elif kind == "chain_interrupted":
-                fresh.append(Announcement("nm.event.chain_interrupted", {"id": event["creature"]}))
+                lost = [ability for _, ability in event.get("lost", ())]
+                fresh.append(Announcement("nm.event.chain_interrupted", {"id": event["creature"], "lost": lost}))
             elif kind == "win":
                 fresh.append(Announcement("nm.event.win", {"name": names[event["player"]]}))
         if fresh:

@@ -47,6 +47,23 @@ class SetupScene(Scene):
             self.seats[other] = self.seats[player]
         self.seats[player] = wanted
 
+    def rename(self, index: int) -> None:
+        from companion.ui.keyboard import TextEntry
+
+        def renamed(name: str) -> None:
+            self.names[index] = name
+            self.remember_names()
+
+        self.app.push(TextEntry(self.app, self.t("nm.setup.name", seat=index + 1), self.names[index], renamed))
+
+    def remember_names(self) -> None:
+        preferences = self.app.preferences
+        preferences.players = self.names[:self.count]
+        try:
+            preferences.save()
+        except OSError as error:  # the names still work for this game
+            self.message = self.t("settings.save_failed", message=str(error))
+
     def start(self) -> None:
         from companion.ui.nightmarium.table import TableScene
 
@@ -100,9 +117,8 @@ class SetupScene(Scene):
                 pygame.draw.rect(surface, theme.BUTTON_DISABLED, cell, border_radius=px(10))
                 continue
             name_rect = pygame.Rect(cell.left, cell.top, cell.width, row_height)
-            pygame.draw.rect(surface, theme.PANEL_LIGHT, name_rect, border_radius=px(10))
-            draw_text(surface, self.names[index], layout.font(17, True), theme.TEXT, name_rect.center, "center",
-                      max_width=cell.width - px(8))
+            self.add_button(Button(name_rect, self.names[index], lambda index=index: self.rename(index),
+                                   colour=theme.PANEL_LIGHT))
             self.add_button(Button(pygame.Rect(cell.left, cell.bottom - row_height, cell.width, row_height),
                                    self.t("nm.setup.seat", seat=self.seats[index] + 1),
                                    lambda index=index: self.next_seat(index)))

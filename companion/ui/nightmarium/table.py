@@ -17,6 +17,7 @@ class TableScene(SessionScene):
     def __init__(self, app, session):
         super().__init__(app, session)
         self.card_hits: list = []  # (rect, creature_id, height) from the last frame
+        self.creature_hits: list = []  # (touch rect >= 48 px, creature_id) from the last frame
 
     def back(self) -> None:
         self.session.stop()
@@ -62,15 +63,12 @@ class TableScene(SessionScene):
         self.app.push(ChainScene(self.app, self.session))
 
     def on_touch(self, position) -> None:
-        """Tap a card to correct what the camera recognised."""
-        for rect, creature_id, height in self.card_hits:
+        """Tap a creature to see its cards large and correct what the camera recognised."""
+        for rect, creature_id in self.creature_hits:
             if rect.collidepoint(position):
-                from companion.ui.nightmarium.picker import CardPicker
+                from companion.ui.nightmarium.picker import CreatureCards
 
-                creature = self.game.creature(creature_id)
-                card = creature.cards[height][0] if creature and height < len(creature.cards) else None
-                self.app.push(CardPicker(self.app, self.session, purpose="correct", creature_id=creature_id,
-                                         height=height, initial=card))
+                self.app.push(CreatureCards(self.app, self.session, creature_id))
                 return
 
     # -- drawing --------------------------------------------------------------------------------------------
@@ -110,6 +108,7 @@ class TableScene(SessionScene):
         px = layout.px
         game = self.game
         self.card_hits = []
+        self.creature_hits = []
         rows = split_rows(area, len(game.players), px(6))
         for index, (player, row) in enumerate(zip(game.players, rows)):
             active = index == game.active
@@ -132,13 +131,15 @@ class TableScene(SessionScene):
             gap = px(8)
             available = row.right - name_box.right - px(8)
             slots = max(len(player.creatures), game.win_target)
-            card_width = min(int(pictures.creature_width(creature_height) * 1.5),
+            card_width = min(int(pictures.creature_width(creature_height) * 2.0),
                              max(px(30), (available - gap * slots) // slots))
             x = name_box.right
             for creature in player.creatures:
                 rect = pygame.Rect(x, row.top + px(4), card_width, creature_height)
                 for hit_rect, height in pictures.draw_creature(surface, rect, creature):
                     self.card_hits.append((hit_rect, creature.id, height))
+                touch = rect.inflate(max(0, px(48) - rect.width), max(0, px(48) - rect.height))
+                self.creature_hits.append((touch, creature.id))
                 draw_text(surface, str(creature.id), layout.font(11), theme.TEXT_DIM,
                           (rect.right - px(2), rect.top), "topright")
                 x += card_width + gap
