@@ -294,7 +294,7 @@ class Game:
                 raise IllegalMove("turn.prompt-pending", f"First: {self.prompt.message}")
             self.actions_left -= 1
             {Draw: self._action_draw, DiscardDraw: self._action_discard_draw, Play: self._action_play,
-             PlaySeal: self._action_play_seal}[type(move)](move)
+             PlaySeal: self._action_play}[type(move)](move)
             return
         prompt = self.prompt
         if prompt is None:
@@ -305,10 +305,10 @@ class Game:
             ("penalty", Discard): self._answer_penalty,
             ("reveal", Reveal): self._answer_reveal,
             ("herald", Place): self._answer_herald_place,
-            ("herald", PlaceSeal): self._answer_herald_seal,
+            ("herald", PlaceSeal): self._answer_herald_place,
             ("herald", DiscardRevealed): self._answer_herald_discard,
             ("jester", Place): self._answer_jester_place,
-            ("jester", PlaceSeal): self._answer_jester_seal,
+            ("jester", PlaceSeal): self._answer_jester_place,
             ("jester", CannotPerform): self._answer_jester_cannot,
             ("executioner", Target): self._answer_executioner,
             ("scavenger", Target): self._answer_scavenger,
@@ -344,22 +344,28 @@ class Game:
             raise IllegalMove("same-legion", f"The second card played this turn must be {self.first_play_legion.value} "
                                              f"like the first, not {card.legion.value}.")
 
-    def _action_play(self, move: Play) -> None:
+    def _action_play(self, move: Play | PlaySeal) -> None:
         self._same_legion_check(move.card)
-        player = self.players[self.active]
-        error = placement_error(player, move.card, move.creature_id, move.part, self.win_target)
-        if error:
-            raise error
-        card = self._take_from_hand(self.active, move.card)
-        self._push_due(self.active, self._place(self.active, card, move.creature_id, move.part, "play"))
+        self._push_due(self.active, self._placed(self.active, move, self._hand_of(self.active), "play"))
 
-    def _action_play_seal(self, move: PlaySeal) -> None:
-        self._same_legion_check(move.card)
-        error = seal_error(self.players[self.active], move.card, move.creature_id, self.seals)
+    def _placed(self, owner: int, move, take, by: str) -> list[tuple[str, int]]:
+        """Validate a placement (a card as a body part, or a seal), take the card from where it is (`take`) and
+        put it down; returns the resolutions it causes."""
+        player = self.players[owner]
+        sealing = isinstance(move, (PlaySeal, PlaceSeal))
+        if sealing:
+            error = seal_error(player, move.card, move.creature_id, self.seals)
+        else:
+            error = placement_error(player, move.card, move.creature_id, move.part, self.win_target)
         if error:
             raise error
-        card = self._take_from_hand(self.active, move.card)
-        self._push_due(self.active, self._place_seal(self.active, card, move.creature_id, "play"))
+        card = take(move.card)
+        if sealing:
+            return self._place_seal(owner, card, move.creature_id, by)
+        return self._place(owner, card, move.creature_id, move.part, by)
+
+    def _hand_of(self, owner: int):
+        return lambda card: self._take_from_hand(owner, card)
 
     # --- answers
 
@@ -428,23 +434,10 @@ class Game:
                 return self.revealed.pop(index)
         raise IllegalMove("herald.not-revealed", "That card is not one of the cards Herald revealed.")
 
-    def _answer_herald_place(self, move: Place) -> None:
-        owner = self.stack[-1].owner
-        error = placement_error(self.players[owner], move.card, move.creature_id, move.part, self.win_target)
-        if error:
-            raise error
-        card = self._take_revealed(move.card)
-        self.herald_due += tuple(self._place(owner, card, move.creature_id, move.part, "herald"))
-        self._after_herald_card()
-
-    def _answer_herald_seal(self, move: PlaceSeal) -> None:
+    def _answer_herald_place(self, move: Place | PlaceSeal) -> None:
         # RULES.md N9: a revealed seal follows the rules of a played card and goes onto an eligible creature.
         owner = self.stack[-1].owner
-        error = seal_error(self.players[owner], move.card, move.creature_id, self.seals)
-        if error:
-            raise error
-        card = self._take_revealed(move.card)
-        self.herald_due += tuple(self._place_seal(owner, card, move.creature_id, "herald"))
+        self.herald_due += tuple(self._placed(owner, move, self._take_revealed, "herald"))
         self._after_herald_card()
 
     def _answer_herald_discard(self, move: DiscardRevealed) -> None:
@@ -481,21 +474,9 @@ class Game:
             due, self.herald_due = self.herald_due, ()
             self._finish_ability(list(due))
 
-    def _answer_jester_place(self, move: Place) -> None:
+    def _answer_jester_place(self, move: Place | PlaceSeal) -> None:
         owner = self.stack[-1].owner
-        error = placement_error(self.players[owner], move.card, move.creature_id, move.part, self.win_target)
-        if error:
-            raise error
-        card = self._take_from_hand(owner, move.card)
-        self._finish_ability(self._place(owner, card, move.creature_id, move.part, "jester"))
-
-    def _answer_jester_seal(self, move: PlaceSeal) -> None:
-        owner = self.stack[-1].owner
-        error = seal_error(self.players[owner], move.card, move.creature_id, self.seals)
-        if error:
-            raise error
-        card = self._take_from_hand(owner, move.card)
-        self._finish_ability(self._place_seal(owner, card, move.creature_id, "jester"))
+        self._finish_ability(self._placed(owner, move, self._hand_of(owner), "jester"))
 
     def _answer_jester_cannot(self, move: CannotPerform) -> None:
         frame: ChainFrame = self.stack[-1]
