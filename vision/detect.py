@@ -126,6 +126,53 @@ def _off_table_contours(small: np.ndarray):
     return list(contours)
 
 
+def _intersect(line_a, line_b):
+    (p, u), (q, v) = line_a, line_b
+    matrix = np.array([u, -v]).T
+    if abs(np.linalg.det(matrix)) < 1e-6:
+        return None
+    t = np.linalg.solve(matrix, q - p)
+    return p + u * t[0]
+
+
+def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
+    """Move each side onto the strongest brightness step across it in the full-resolution frame: detection runs
+    on a reduced copy, so its corners are only good to a few full-size pixels."""
+    import cv2
+
+    samples = np.linspace(0.15, 0.85, 14)
+    offsets = np.linspace(-reach, reach, int(2 * reach) + 1)
+    lines = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        direction = b - a
+        length = np.linalg.norm(direction)
+        if length < 1e-6:
+            return quad
+        direction = direction / length
+        normal = np.array([-direction[1], direction[0]])
+        bases = a + np.outer(samples * length, direction)
+        points = bases[:, None, :] + offsets[None, :, None] * normal[None, None, :]
+        profile = cv2.remap(gray, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
+                            cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+        step = np.abs(np.diff(profile, axis=1))
+        best = step.argmax(axis=1)
+        strong = step[np.arange(len(best)), best] > 8
+        if strong.sum() < 4:
+            lines.append((a, direction))
+            continue
+        found = bases[strong] + ((offsets[best[strong]] + offsets[best[strong] + 1]) / 2)[:, None] * normal
+        vx, vy, x0, y0 = cv2.fitLine(found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+    refined = []
+    for i in range(4):
+        corner = _intersect(lines[i - 1], lines[i])
+        if corner is None or np.linalg.norm(corner - quad[i]) > 2 * reach:
+            return quad
+        refined.append(corner)
+    return np.array(refined)
+
+
 def find_quads(frame: np.ndarray) -> list[np.ndarray]:
     """Quads (4x2 float, full-frame pixels, clockwise from top-left) that may be a card or a column of cards."""
     import cv2
@@ -183,4 +230,9 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
                for other_area, other in kept):
             continue
         kept.append((area, quad))
-    return [_order_quad(q) / scale for _, q in kept]
+    quads = [_order_quad(q) / scale for _, q in kept]
+    if scale < 0.9:
+        full_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        reach = 1.5 / scale
+        quads = [refine_at_full_resolution(full_gray, q, reach) for q in quads]
+    return quads

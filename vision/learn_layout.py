@@ -37,7 +37,7 @@ def learn() -> dict:
         difference = cv2.GaussianBlur(with_part - without, (0, 0), 4)
         y, x = np.unravel_index(int(np.argmax(difference)), difference.shape)
         centres[part] = [int(x + BADGE_BOX[0]), int(y + BADGE_BOX[1])]
-    return {"part_centres": centres, "radius": 16}
+    return {"part_centres": centres, "radius": 20}
 
 
 def main(argv=None) -> int:

@@ -36,7 +36,7 @@ def _split_hypotheses(quad: np.ndarray):
         estimate = ratio * CARD_ASPECT
         for count in (1, 2, 3):
             error = abs(estimate - count) / count
-            if error < 0.3:
+            if error < 0.2:
                 hypotheses.append((error, axis, count))
     hypotheses.sort()
     return hypotheses

@@ -107,7 +107,7 @@ def fit(rows) -> dict[str, np.ndarray]:
 def train(samples: int, seed: int, extra=None) -> CardModel:
     scanned = list(training_cards())
     rows = collect(scanned, samples, seed, use_scans=True, extra=extra) if scanned else None
-    standin_rows = collect(list(all_cards()), max(300, samples // 4), seed + 1, use_scans=False)
+    standin_rows = collect(list(all_cards()), max(60, samples // 4), seed + 1, use_scans=False)
     if rows is None:
         rows = standin_rows
     else:

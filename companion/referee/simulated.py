@@ -2,23 +2,28 @@
 
 Each step plays one move and reports what a camera and the players would report to the referee: the new stable
 table (as a TableState) when cards moved, and button presses for what the camera cannot see (draws, discards from
-hands, Herald's revealed faces, a Jester that cannot be performed, the order of two completions).
+hands, Herald's revealed faces, a Jester that cannot be performed, the order of two completions, whether a seal's
+abilities are replayed).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from companion.games.nightmarium import (CannotPerform, Discard, DiscardDraw, Draw, Game, Order, Reveal)
+from companion.games.nightmarium import (CannotPerform, Discard, DiscardDraw, Draw, Game, Order, Replay, Reveal)
 from companion.games.nightmarium.simulate import RandomPlayer
 from companion.referee.table_view import table_of
 
-INVISIBLE = (Draw, DiscardDraw, Discard, Order)
+# Choices the camera cannot see: the players press them (a seal's optional replay is a yes/no question).
+INVISIBLE = (Draw, DiscardDraw, Discard, Order, Replay)
 
 
 @dataclass(frozen=True)
 class Happening:
     kind: str  # "table" (payload: TableState) | "press" (payload: an observed-mode move)
     payload: object
+    # for Order: the cards of the chosen creature, which is how the players point at it (the referee's creature
+    # ids may differ from the simulation's when two creatures look the same)
+    detail: tuple = ()
 
 
 def observed_version(move):
@@ -60,7 +65,11 @@ class SimulatedTable:
         move = self.player.choose(game)
         game.push(move)
         happenings = []
-        if isinstance(move, INVISIBLE):
+        if isinstance(move, Order):
+            chosen = game.creature(move.creature_id)
+            faces = tuple(card.as_face() for card, _ in chosen.cards) if chosen is not None else ()
+            happenings.append(Happening("press", move, faces))
+        elif isinstance(move, INVISIBLE):
             happenings.append(Happening("press", observed_version(move)))
         after = table_of(game)
         if after != before:
@@ -93,4 +102,18 @@ def feed(referee, happening: Happening):
         from companion.referee.referee import Outcome
 
         return Outcome()
-    return referee.press(happening.payload)
+    move = happening.payload
+    if isinstance(move, Order) and happening.detail and referee.game.check(move) is not None:
+        move = _same_looking_order(referee.game, happening.detail) or move
+    return referee.press(move)
+
+
+def _same_looking_order(game: Game, faces: tuple):
+    """The due creature (in the referee's game) that shows the cards the players pointed at."""
+    for candidate in game.legal_moves():
+        creature = game.creature(getattr(candidate, "creature_id", None) or -1) if isinstance(candidate, Order) \
+            else None
+        if creature is not None and len(creature.cards) == len(faces) and all(
+                card.same_face(face) for (card, _), face in zip(creature.cards, faces)):
+            return candidate
+    return None

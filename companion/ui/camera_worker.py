@@ -28,8 +28,10 @@ class CameraWorker:
     def start(self) -> None:
         self.thread.start()
 
-    def stop(self) -> None:
+    def stop(self, wait: float = 0.0) -> None:
         self.stopping.set()
+        if wait and self.thread.is_alive():
+            self.thread.join(wait)
 
     def step(self) -> None:
         """One frame: read, recognise, stabilise, post what changed."""

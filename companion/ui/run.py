@@ -96,11 +96,11 @@ def run(size=None, windowed: bool = False, simulate: bool = False, lang: str | N
         return 0
     finally:
         if worker is not None:
-            worker.stop()
+            worker.stop(wait=3.0)
         for scene in app.scenes:
             session = getattr(scene, "session", None)
             if session is not None:
-                session.stop()
+                session.stop(wait=3.0)
         pygame.quit()
 
 

@@ -23,10 +23,10 @@ def face(legion, parts, ability=None):
     return Card.face(legion, parts, ability)
 
 
-def play_through(seed: int, players: int, edition: str):
+def play_through(seed: int, players: int, edition: str, seals: bool = False):
     names = [f"P{index}" for index in range(players)]
-    table = SimulatedTable(names, seed=seed, edition=edition)
-    referee = Referee(Game.new(names, edition=edition, observed=True))
+    table = SimulatedTable(names, seed=seed, edition=edition, seals=seals)
+    referee = Referee(Game.new(names, edition=edition, seals=seals, observed=True))
     while not table.over:
         for happening in table.step():
             outcome = feed(referee, happening)
@@ -59,10 +59,21 @@ def test_a_scripted_game_goes_from_observed_tables_to_a_win(seed, players, editi
     assert [p.complete_count for p in referee.game.players] == [p.complete_count for p in table.game.players]
 
 
+@pytest.mark.parametrize("seed,players", [(52, 2), (7, 3), (8, 5)])
+def test_a_game_with_seals_is_followed_to_a_win(seed, players):
+    """RULES.md 1.13 / RU rulebook: seals are played on complete creatures, their replay is optional ("вы можете":
+    the rulebook wins over RULES.md N8's "mandatory"), embodied creatures are untouchable."""
+    table, referee = play_through(seed, players, "ru2014", seals=True)
+    assert any(event["type"] == "seal" for event in referee.game.events), "the game should exercise seals"
+    assert referee.game.winner == table.game.winner
+
+
 @settings(max_examples=8, deadline=None)
-@given(seed=st.integers(1000, 10 ** 6), players=st.integers(2, 5), edition=st.sampled_from(["ru2014", "pl2017"]))
-def test_any_simulated_game_is_followed_to_its_end(seed, players, edition):
-    table, referee = play_through(seed, players, edition)
+@given(seed=st.integers(1000, 10 ** 6), players=st.integers(2, 5), edition=st.sampled_from(["ru2014", "pl2017"]),
+       seals=st.booleans())
+def test_any_simulated_game_is_followed_to_its_end(seed, players, edition, seals):
+    seals = seals and edition == "ru2014"  # only the Russian edition has seals
+    table, referee = play_through(seed, players, edition, seals)
     assert referee.game.winner == table.game.winner
 
 

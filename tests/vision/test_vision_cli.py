@@ -95,3 +95,26 @@ def test_teach_with_unknown_card_fails_clearly(scene_file, tmp_path, capsys):
     status = main(["vision", "teach", str(path), "--card", "999", "--out", str(tmp_path / "m.json")])
     assert status == 1 and "no card 999" in capsys.readouterr().err
     assert not (tmp_path / "m.json").exists()
+
+
+def test_teach_adapts_and_saves_a_model_the_recogniser_loads(tmp_path, capsys):
+    """issue 3: `companion vision teach`: the user shows their own cards and the recogniser adapts."""
+    from vision.pipeline import Recogniser
+
+    scene = SceneGenerator(4, use_scans=False).render({0: [[12]]}, Conditions(card_width_px=300, noise=1))
+    picture = tmp_path / "my_card.png"
+    cv2.imwrite(str(picture), scene.frame)
+    out = tmp_path / "taught.json"
+    status = main(["vision", "teach", str(picture), "--card", "12", "--out", str(out), "--samples", "20"])
+    assert status == 0, capsys.readouterr().err
+    taught = Recogniser(params=out)
+    assert taught.model is not None
+    result = taught.scan(scene.frame)
+    assert any(card.legion == "blue" for card in result.cards)
+
+
+def test_teach_without_a_card_in_view_says_so(tmp_path, capsys):
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), np.full((400, 600, 3), 90, np.uint8))
+    status = main(["vision", "teach", str(empty), "--card", "12", "--out", str(tmp_path / "m.json")])
+    assert status == 1 and "no card found" in capsys.readouterr().err

@@ -11,7 +11,7 @@ from companion.ui.nightmarium.base import SessionScene
 from companion.ui.nightmarium.describe import ability_name, expectation_text, legion_name, move_text, prompt_text
 from companion.ui.widgets import Button, draw_paragraph, draw_text, grid, panel
 
-PROMPTS_WITH_LISTED_ANSWERS = ("executioner", "scavenger", "devourer", "herald", "completion_order")
+PROMPTS_WITH_LISTED_ANSWERS = ("executioner", "scavenger", "devourer", "herald", "completion_order", "seal_replay")
 
 
 class ChainScene(SessionScene):
@@ -173,6 +173,9 @@ class ChainScene(SessionScene):
             specs.append((self.t("nm.cannot_perform"), lambda: self.answer(CannotPerform()), None))
         elif prompt.kind == "reveal":
             specs.append((self.t("nm.play"), lambda: self.enter_card("reveal"), None))
+        else:  # a question this screen does not know yet: offer whatever the engine lists
+            for move in list(self.game.legal_moves())[:8]:
+                specs.append((move_text(move, self.game, self.app.lang), lambda move=move: self.answer(move), None))
         columns = 1 if len(specs) <= 2 else 2
         rows = -(-len(specs) // columns)
         height = min(layout.px(56), (area.height - layout.px(6) * (rows - 1)) // max(1, rows))

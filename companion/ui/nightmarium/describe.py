@@ -35,15 +35,24 @@ def prompt_text(game, lang: str) -> str:
     if prompt is None:
         return ""
     name = game.players[prompt.player].name
+    if t(f"nm.prompt.{prompt.kind}", lang) == f"nm.prompt.{prompt.kind}":
+        return prompt.message  # a question without a translation yet: the engine's English sentence
+    legion = prompt.legion
+    if legion is None and prompt.kind == "seal_replay":
+        creature = game.creature(prompt.creature_id)
+        legion = creature.seal.legion if creature is not None and creature.seal is not None else None
     return t(f"nm.prompt.{prompt.kind}", lang, name=name, ability=ability_name(prompt.ability, lang),
-             legion=legion_name(prompt.legion, lang), count=prompt.count)
+             legion=legion_name(legion, lang), count=prompt.count, id=prompt.creature_id)
 
 
 def expectation_text(game, lang: str) -> str:
     prompt = game.prompt
     if prompt is None:
         return t("nm.expect.action", lang)
-    return t(f"nm.expect.{prompt.kind}", lang, name=game.players[prompt.player].name)
+    key = f"nm.expect.{prompt.kind}"
+    if t(key, lang) == key:
+        return t("nm.expect.seal_replay", lang)  # "nothing yet: answer on the screen"
+    return t(key, lang, name=game.players[prompt.player].name)
 
 
 def move_text(move, game, lang: str) -> str:
@@ -65,6 +74,8 @@ def move_text(move, game, lang: str) -> str:
         return t("nm.picker.seal_on", lang, id=move.creature_id)
     if kind == "discard_revealed":
         return f"{card_text(move.card, lang)}: {t('nm.picker.discard', lang)}"
+    if kind == "replay":
+        return t("nm.replay.yes" if move.accept else "nm.replay.no", lang)
     if kind == "cannot_perform":
         return t("nm.cannot_perform", lang)
     if kind == "draw":
@@ -104,6 +115,20 @@ def event_text(event: dict, names: list[str], lang: str) -> str:
         return f"{who}: {t('nm.draw', lang)} ×{event.get('count', 1)}"
     if kind == "discard_draw":
         return f"{who}: {t('nm.discard_draw', lang)} ({len(event.get('discarded', []))} → {event.get('drew', 0)})"
+    victim = names[event["victim"]] if isinstance(event.get("victim"), int) and event["victim"] < len(names) else ""
+    if kind in ("scavenge", "devour", "take", "seal"):
+        return t(f"nm.log.{kind}", lang, name=who, victim=victim, id=event.get("creature"))
+    if kind == "penalty_discard":
+        return t("nm.log.penalty_discard", lang, name=who, count=len(event.get("cards", ())),
+                 legion=legion_name(event.get("legion"), lang))
+    if kind in ("reveal", "herald_discard"):
+        from companion.games.nightmarium import card_from_json
+
+        cards = [card_from_json(card) for card in event.get("cards", [event.get("card")]) if card is not None]
+        text = ", ".join(card_text(card, lang) for card in cards)
+        return t(f"nm.log.{kind}", lang, name=who, cards=text, card=text)
+    if kind == "reshuffle":
+        return t("nm.log.reshuffle", lang)
     details = ", ".join(f"{key}={value}" for key, value in event.items()
                         if key not in ("type", "player") and not isinstance(value, (list, dict)))
     return f"{who}: {kind} {details}".strip(": ")

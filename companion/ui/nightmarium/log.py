@@ -17,10 +17,11 @@ class LogScene(Scene):
         self.session = session
         self.lines_from_end = 0  # how far the view is scrolled up
 
-    def lines(self) -> list[str]:
+    def lines(self) -> list[tuple[str, bool]]:
+        """(text, is a turn heading) for each event worth reading."""
         names = [player.name for player in self.session.game.players]
-        return [event_text(event, names, self.app.lang) for event in self.session.game.events
-                if event.get("type") not in QUIET_EVENTS]
+        return [(event_text(event, names, self.app.lang), event.get("type") == "turn_start")
+                for event in self.session.game.events if event.get("type") not in QUIET_EVENTS]
 
     def scroll(self, lines: int) -> None:
         self.lines_from_end = max(0, min(len(self.lines()) - 1, self.lines_from_end - lines))
@@ -40,8 +41,10 @@ class LogScene(Scene):
         end = len(lines) - self.lines_from_end
         shown = lines[max(0, end - visible):end]
         y = area.top + px(6)
-        for line in shown:
-            draw_text(surface, line, font, theme.TEXT, (area.left + px(10), y), max_width=area.width - px(20))
+        heading = layout.font(15, True)
+        for line, is_turn in shown:
+            draw_text(surface, line, heading if is_turn else font, theme.ACCENT if is_turn else theme.TEXT,
+                      (area.left + px(10), y), max_width=area.width - px(20))
             y += line_height
         column = pygame.Rect(area.right + px(10), area.top, layout.width - area.right - px(24), area.height)
         self.add_button(Button(pygame.Rect(column.left, column.top, column.width, px(90)), "▲",

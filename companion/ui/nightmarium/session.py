@@ -170,9 +170,9 @@ class Session:
                                                seed if seed is not None else random.randrange(10 ** 6), interval)
             self.simulation.start()
 
-    def stop(self) -> None:
+    def stop(self, wait: float = 0.0) -> None:
         if self.simulation is not None:
-            self.simulation.stop()
+            self.simulation.stop(wait)
             self.simulation = None
 
 
@@ -193,8 +193,12 @@ class SimulationWorker:
     def start(self) -> None:
         self.thread.start()
 
-    def stop(self) -> None:
+    def stop(self, wait: float = 0.0) -> None:
+        """Ask the thread to end; with `wait`, give it that long to finish what it draws (OpenCV aborts the
+        process if the interpreter exits under a running thread)."""
         self.stopping.set()
+        if wait and self.thread.is_alive():
+            self.thread.join(wait)
 
     def _run(self) -> None:
         while not self.stopping.is_set() and not self.table.over:
