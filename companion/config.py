@@ -51,6 +51,8 @@ class CameraConfig:
     source: str = "auto"
     resolution: tuple[int, int] = (1280, 960)
     retry_max_seconds: float = 30.0
+    #: The table calibration written by `companion vision calibrate`, or None: the frame is taken as the table.
+    calibration: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -161,6 +163,25 @@ def _camera_source(value: Any) -> str:
     return str(Path(value).expanduser())
 
 
+def _calibration_file(value: Any) -> Path:
+    expected = ("the path of an existing table calibration file written by `companion vision calibrate`, "
+                "e.g. \"/etc/companion/calibration.json\"")
+    if not isinstance(value, str) or not value.strip():
+        raise _Refused(expected)
+    path = Path(value).expanduser()
+    if not path.is_file():
+        raise _Refused(expected + " (there is no such file)")
+    try:
+        from vision.geometry import Calibration, CalibrationError
+    except ImportError:  # a box without the vision package cannot use it anyway; the camera worker will say so
+        return path
+    try:
+        Calibration.load(path)
+    except CalibrationError as error:
+        raise _Refused(f"{expected} ({error})") from None
+    return path
+
+
 def _database_path(value: Any) -> Path:
     if not isinstance(value, str) or not value.strip():
         raise _Refused("the path of the saved-games database file, e.g. \"/var/lib/companion/companion.db\"")
@@ -181,6 +202,7 @@ _CHECKERS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "source": _camera_source,
         "resolution": _pixel_size(160, 4656),
         "retry_max_seconds": _number_in(1, 600, "a number of seconds from 1 to 600"),
+        "calibration": _calibration_file,
     },
     "gpio": {
         "enabled": _boolean,

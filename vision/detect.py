@@ -70,13 +70,32 @@ def _edge_support(edges: np.ndarray, quad: np.ndarray, samples_per_side: int = 2
     return float(np.count_nonzero(edges[ys, xs]) / len(points))
 
 
+def _without_whiskers(contour, left: int, top: int, width: int, height: int):
+    """The outline with thin attachments (table grain, a stray edge touching the card) opened away, so they do
+    not drag the convex hull off the card."""
+    import cv2
+
+    mask = np.zeros((height + 6, width + 6), np.uint8)
+    cv2.drawContours(mask, [contour - np.array([left - 3, top - 3])], -1, 255, cv2.FILLED)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
+    outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not outlines:
+        return None
+    return max(outlines, key=cv2.contourArea) + np.array([left - 3, top - 3])
+
+
 def _quad_from_contour(contour, limits, solidity: float | None = None):
     import cv2
 
     min_area, max_area, min_width = limits
-    _, _, box_width, box_height = cv2.boundingRect(contour)
+    left, top, box_width, box_height = cv2.boundingRect(contour)
     if box_width * box_height < min_area:
         return None  # most contours are specks of texture or art: skip them cheaply
+    if cv2.contourArea(cv2.convexHull(contour)) < min_area:
+        return None
+    contour = _without_whiskers(contour, left, top, box_width, box_height)
+    if contour is None:
+        return None
     hull = cv2.convexHull(contour)
     hull_area = cv2.contourArea(hull)
     if hull_area < min_area or hull_area > max_area:
@@ -173,6 +192,14 @@ def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) 
     return np.array(refined)
 
 
+def _border_fraction(mask: np.ndarray) -> float:
+    height, width = mask.shape
+    band = max(4, int(0.05 * min(height, width)))
+    border = np.concatenate([mask[:band].ravel(), mask[-band:].ravel(), mask[:, :band].ravel(),
+                             mask[:, -band:].ravel()])
+    return float(np.count_nonzero(border)) / border.size
+
+
 def find_quads(frame: np.ndarray) -> list[np.ndarray]:
     """Quads (4x2 float, full-frame pixels, clockwise from top-left) that may be a card or a column of cards."""
     import cv2
@@ -188,9 +215,15 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     chroma = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)  # cheaper than Lab, and chroma is all we need here
     blurred = cv2.GaussianBlur(gray, (5, 5), 0)
-    edges = cv2.Canny(blurred, 20, 60)
-    for channel in (1, 2):
-        edges |= cv2.Canny(cv2.GaussianBlur(chroma[..., channel], (5, 5), 0), 6, 18)
+    chroma_blurred = [cv2.GaussianBlur(chroma[..., channel], (5, 5), 0) for channel in (1, 2)]
+    # Raise the thresholds until the table itself (the frame border) is mostly edge-free: wood grain and cloth
+    # weave would otherwise weld every card outline to the table.
+    for gain in (1, 2, 4):
+        edges = cv2.Canny(blurred, 20 * gain, 60 * gain)
+        for channel in chroma_blurred:
+            edges |= cv2.Canny(channel, 6 * gain, 18 * gain)
+        if _border_fraction(edges) < 0.04:
+            break
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     support = cv2.dilate(edges, np.ones((3, 3), np.uint8))

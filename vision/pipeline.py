@@ -12,6 +12,7 @@ from .table_state import SeenCard
 CARD_DEPTH = 1.0 / CARD_ASPECT
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
 KEEP_CARD = 0.35  # a card within an accepted column below this is dropped (e.g. mostly under a hand)
+LONE_CARD = 0.85  # a card taken from a rejected outline must look at least this much like a card
 MAX_QUADS = 60
 
 
@@ -101,28 +102,38 @@ class Recogniser:
         if self.model is None:
             return ScanResult(error=self.model_error)
         image, factor = limit_size(to_bgr8(frame))
-        accepted: list[np.ndarray] = []
+        taken: list[np.ndarray] = []  # corners of the cards accepted so far
         seen: list[SeenCard] = []
         for quad in find_quads(image)[:MAX_QUADS]:
-            if self._inside_accepted(quad, accepted):
+            if self._inside(quad.mean(axis=0), taken):
                 continue
-            best = None
+            readings = []  # (score, card corners, probabilities) per split hypothesis
             for error, axis, count in _split_hypotheses(quad):
                 for flip in (False, True):
                     corners = _column_cards(quad, axis, count, flip)
-                    features = np.stack([card_features(image, c) for c in corners])
-                    probabilities = self.model.probabilities(features)
-                    validity = probabilities["card"][:, 0]
-                    score = float(validity.mean()) - 0.5 * error
-                    if best is None or score > best[0]:
-                        best = (score, corners, probabilities)
-                if best is not None and best[0] > 0.85:
+                    probabilities = self.model.probabilities(np.stack([card_features(image, c) for c in corners]))
+                    score = float(probabilities["card"][:, 0].mean()) - 0.5 * error
+                    readings.append((score, corners, probabilities))
+                if readings and max(r[0] for r in readings) > 0.85:
                     break
-            if best is None or best[0] < ACCEPT_COLUMN:
+            if not readings:
                 continue
-            accepted.append(quad)
-            _, corners, probabilities = best
-            seen.extend(self._cards(corners, probabilities, factor))
+            score, corners, probabilities = max(readings, key=lambda r: r[0])
+            if score >= ACCEPT_COLUMN:
+                chosen = [(c, probabilities, i) for i, c in enumerate(corners)]
+            else:
+                # The outline was not the whole column (part of it hidden, or merged with something): keep only
+                # the cards that on their own look unmistakably like cards.
+                chosen = [(c, p, i) for _, cs, p in readings for i, c in enumerate(cs)
+                          if p["card"][i, 0] >= LONE_CARD]
+                chosen.sort(key=lambda item: -item[1]["card"][item[2], 0])
+            for points, probabilities, index in chosen:
+                if self._inside(points.mean(axis=0), taken):
+                    continue
+                card = self._card(points, probabilities, index, factor)
+                if card is not None:
+                    taken.append(points)
+                    seen.append(card)
         if self.calibration is not None:
             from .geometry import assign
 
@@ -131,29 +142,26 @@ class Recogniser:
         return ScanResult(cards=seen)
 
     @staticmethod
-    def _inside_accepted(quad: np.ndarray, accepted: list[np.ndarray]) -> bool:
+    def _inside(point: np.ndarray, cards: list[np.ndarray]) -> bool:
         import cv2
 
-        centre = tuple(float(v) for v in quad.mean(axis=0))
-        return any(cv2.pointPolygonTest(other.astype(np.float32), centre, False) >= 0 for other in accepted)
+        point = tuple(float(v) for v in point)
+        return any(cv2.pointPolygonTest(other.astype(np.float32), point, False) >= 0 for other in cards)
 
-    def _cards(self, corners: list[np.ndarray], probabilities: dict, factor: float) -> list[SeenCard]:
+    def _card(self, points: np.ndarray, probabilities: dict, index: int, factor: float) -> SeenCard | None:
         from .model import HEADS, best_parts
 
-        cards = []
-        for index, points in enumerate(corners):
-            validity = float(probabilities["card"][index, 0])
-            if validity < KEEP_CARD:
-                continue
-            picks = {head: int(np.argmax(probabilities[head][index])) for head in ("legion", "ability")}
-            parts, parts_probability = best_parts(
-                {part: float(probabilities[part][index, 0]) for part in ("legs", "torso", "head")})
-            confidence = min([validity, parts_probability] + [float(probabilities[h][index, picks[h]]) for h in picks])
-            cards.append(SeenCard(
-                legion=HEADS["legion"][picks["legion"]],
-                parts=parts,
-                ability=HEADS["ability"][picks["ability"]],
-                corners=tuple((round(float(x) / factor, 1), round(float(y) / factor, 1)) for x, y in points),
-                confidence=confidence,
-            ))
-        return cards
+        validity = float(probabilities["card"][index, 0])
+        if validity < KEEP_CARD:
+            return None
+        picks = {head: int(np.argmax(probabilities[head][index])) for head in ("legion", "ability")}
+        parts, parts_probability = best_parts(
+            {part: float(probabilities[part][index, 0]) for part in ("legs", "torso", "head")})
+        confidence = min([validity, parts_probability] + [float(probabilities[h][index, picks[h]]) for h in picks])
+        return SeenCard(
+            legion=HEADS["legion"][picks["legion"]],
+            parts=parts,
+            ability=HEADS["ability"][picks["ability"]],
+            corners=tuple((round(float(x) / factor, 1), round(float(y) / factor, 1)) for x, y in points),
+            confidence=confidence,
+        )

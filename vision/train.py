@@ -52,6 +52,24 @@ def wrong_splits(column_truths) -> list[np.ndarray]:
     return wrong
 
 
+def detected_crops(frame: np.ndarray, truths) -> list:
+    """(corners, truth or None) for every card reading the pipeline would weigh in this frame."""
+    from .detect import find_quads
+    from .pipeline import _column_cards, _split_hypotheses
+
+    crops = []
+    for quad in find_quads(frame)[:12]:
+        for _, axis, count in _split_hypotheses(quad):
+            for flip in (False, True):
+                for corners in _column_cards(quad, axis, count, flip):
+                    match = None
+                    for truth in truths:
+                        if np.abs(corners - truth.corners).max() < 0.05 * truth.width_px:
+                            match = truth
+                    crops.append((corners, match))
+    return crops
+
+
 def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, extra=None):
     """Feature rows and labels for every head; `extra` adds (frame, corners, card) examples (from teach)."""
     rng = np.random.default_rng(seed)
@@ -88,11 +106,22 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
         # exactly the choice the pipeline makes between split hypotheses.
         for corners in wrong_splits(scene.cards):
             add_negative(scene.frame, jitter(corners, rng, 0.01))
+        # And the crops the detector really produces, with its own corner errors, labelled by the ground truth.
+        for corners, truth in detected_crops(scene.frame, scene.cards):
+            if truth is None:
+                add_negative(scene.frame, corners)
+            else:
+                add_positive(scene.frame, corners, facts[truth.card_id])
         if rng.random() < 0.3:
             # Bare table and the deck's back are not cards.
             offset = rng.uniform(0, 200, 2)
             quad = np.array([[0, 0], [200, 0], [200, 128], [0, 128]], np.float64) + offset
             add_negative(scene.frame, quad)
+        if rng.random() < 0.1:
+            # Nor is sensor noise in the dark, or a flat patch.
+            level = rng.uniform(5, 128)
+            noise = np.clip(rng.normal(level, rng.uniform(1, 60), (200, 300, 3)), 0, 255).astype(np.uint8)
+            add_negative(noise, np.array([[40, 30], [250, 40], [245, 170], [35, 160]], np.float64))
     for frame, corners, card in extra or ():
         for _ in range(20):
             add_positive(frame, jitter(np.asarray(corners, np.float64), rng, 0.012), card)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import time
 import traceback
 
 import pygame
@@ -19,6 +20,23 @@ log = logging.getLogger(__name__)
 
 ANIMATION_FPS = 30
 IDLE_WAIT_MS = 100  # how often an idle app wakes up to poll the inbox and the buttons
+
+
+def idle_wait_ms(watchdog_interval: float | None) -> int:
+    """The idle wait: short enough that the loop pings systemd's watchdog in time even when nothing happens
+    (at most half the ping interval, which is itself half of WatchdogSec)."""
+    if watchdog_interval is None:
+        return IDLE_WAIT_MS
+    return max(1, min(IDLE_WAIT_MS, int(watchdog_interval * 1000 / 2)))
+
+
+class _Silent:
+    """The notifier used when none is given: every call does nothing."""
+
+    watchdog_interval = None
+
+    def __getattr__(self, name):
+        return lambda *args, **kwargs: False
 
 
 class App:
@@ -39,6 +57,11 @@ class App:
         self.simulate = False  # no camera: the launcher's Nightmarium defaults to the simulated table
         self.background = True  # may start worker threads (tests turn this off to stay deterministic)
         self.gpio_pins: dict[str, int] = {}  # control -> BCM pin, from the configuration (shown in Settings)
+        # The camera as the guard last reported it: None = no camera in use (simulated table, camera off in
+        # Settings), True/False = connected or not; `camera_message` is the guard's line for the status chip.
+        self.camera_connected: bool | None = None
+        self.camera_message: str | None = None
+        self.notice: str | None = None  # shown once, over whatever screen is up (a database moved aside)
 
     # -- the scene stack ----------------------------------------------------------------------------------
     @property
@@ -77,6 +100,11 @@ class App:
         if event.type == pygame.QUIT:
             self.running = False
             return
+        if self.notice is not None and self._dismisses_notice(event):
+            self.notice = None  # read: this touch only closes it, so it cannot press what lies underneath
+            if self.top is not None:
+                self.top.dirty = True
+            return
         if event.type == pygame.VIDEORESIZE:
             self.size = (event.w, event.h)
             for scene in self.scenes:
@@ -88,6 +116,12 @@ class App:
             except Exception as error:
                 self.report_error(error)
 
+    @staticmethod
+    def _dismisses_notice(event) -> bool:
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.FINGERDOWN, pygame.KEYDOWN):
+            return True
+        return event.type == pygame.USEREVENT and getattr(event, "control", None) is not None
+
     def drain_inbox(self) -> None:
         """Hand what the worker threads produced (table states, simulated happenings, camera status, frames) to
         the topmost scene that follows the table, even under a dialog, so no step of a game is lost."""
@@ -96,6 +130,13 @@ class App:
                 kind, payload = self.inbox.get_nowait()
             except queue.Empty:
                 return
+            if kind == "camera":
+                self.camera_connected = payload == "ok"
+            elif kind == "camera_status":
+                self.camera_message = payload
+                if self.top is not None:
+                    self.top.dirty = True  # the status chip; no scene needs the event itself
+                continue
             event = pygame.event.Event(pygame.USEREVENT, **{kind: payload})
             target = next((scene for scene in reversed(self.scenes) if getattr(scene, "follows_table", False)),
                           self.top)
@@ -152,16 +193,48 @@ class App:
         scene.dirty = False
         try:
             scene.draw(surface)
+            if self.notice is not None:
+                self.draw_notice(surface)
         except Exception as error:
             self.report_error(error)
         return True
+
+    def draw_notice(self, surface) -> None:
+        """The one-time notice as a banner along the bottom, over the screen; any touch or key closes it."""
+        from companion.ui import theme
+        from companion.ui.i18n import t
+        from companion.ui.widgets import Layout, draw_paragraph
+
+        layout = Layout(surface.get_size())
+        font = layout.font(16)
+        banner = pygame.Rect(layout.px(10), 0, layout.width - layout.px(20), layout.px(112))
+        banner.bottom = layout.height - layout.px(10)
+        pygame.draw.rect(surface, theme.PANEL_LIGHT, banner, border_radius=layout.px(10))
+        pygame.draw.rect(surface, theme.WARNING, banner, width=max(2, layout.px(3)), border_radius=layout.px(10))
+        draw_paragraph(surface, f"{self.notice}  [{t('common.ok', self.lang)}]", font, theme.TEXT,
+                       banner.inflate(-layout.px(24), -layout.px(16)))
 
     @property
     def animating(self) -> bool:
         return bool(self.top is not None and getattr(self.top, "animating", False))
 
-    def run(self, fullscreen: bool = False, stop_after: float | None = None) -> int:
-        """The loop. stop_after (seconds) ends it, for benchmarks."""
+    def describe(self) -> str:
+        """One line for `systemctl status`: the screen and the camera. It changes only on events that matter."""
+        screen = type(self.top).__name__.removesuffix("Scene").lower() if self.top is not None else "none"
+        if self.simulate:
+            camera = "simulated table"
+        elif self.camera_connected is None:
+            camera = "no camera, manual mode"
+        else:
+            camera = "camera ok" if self.camera_connected else "camera lost, manual mode"
+        return f"{screen} screen; {camera}"
+
+    def run(self, fullscreen: bool = False, stop_after: float | None = None, notifier=None) -> int:
+        """The loop. stop_after (seconds) ends it, for benchmarks and the smoke test. `notifier` (a
+        hardware.watchdog.SystemdNotifier) hears READY once the window is up, a heartbeat from every iteration,
+        and STATUS when `describe()` changes."""
+        notifier = notifier if notifier is not None else _Silent()
+        idle_wait = idle_wait_ms(notifier.watchdog_interval)
         flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
         screen = pygame.display.set_mode(self.size if not fullscreen else (0, 0), flags)
         self.size = screen.get_size()
@@ -171,14 +244,18 @@ class App:
         forced = True
         started = pygame.time.get_ticks()
         self.frames_drawn = 0
+        notifier.ready(self.describe())
+        log.info("window up (%dx%d): %s", *self.size, self.describe())
         while self.running and self.scenes:
+            notifier.heartbeat(time.monotonic())
+            notifier.status(self.describe())
             if stop_after is not None and pygame.time.get_ticks() - started >= stop_after * 1000:
                 break
             if self.animating:
                 dt = clock.tick(ANIMATION_FPS) / 1000.0
                 events = pygame.event.get()
             else:
-                first = pygame.event.wait(IDLE_WAIT_MS)
+                first = pygame.event.wait(idle_wait)
                 events = ([first] if first.type != pygame.NOEVENT else []) + pygame.event.get()
                 dt = clock.tick() / 1000.0
             self.step(events, dt)

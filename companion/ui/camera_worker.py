@@ -1,8 +1,9 @@
 """The vision pipeline in a worker thread: camera frames -> recognised cards -> stable TableStates -> app.inbox.
 
-The pygame loop never waits for the camera: it drains the inbox once per frame. A lost camera becomes a
-("camera", "lost") message (the screens switch to manual entry and keep the game) and ("camera", "ok") when the
-guard has it back.
+The pygame loop never waits for the camera: it drains the inbox once per frame. The worker posts
+("camera", "ok" | "lost") when the guard's `connected` changes (the screens switch to manual entry and keep the
+game; one dropped frame is not a lost camera) and ("camera_status", text) whenever the guard's line for the screen
+changes (e.g. "camera lost (...), retrying in 4 s; manual mode").
 """
 from __future__ import annotations
 
@@ -12,18 +13,23 @@ import time
 
 log = logging.getLogger(__name__)
 
+NO_FRAME_WAIT = 0.5  # seconds between reads while the guard has no camera (it schedules the real retries)
+
 
 class CameraWorker:
-    def __init__(self, guard, inbox, recogniser=None, stabiliser=None, clock=time.monotonic, idle_wait: float = 0.05):
+    def __init__(self, guard, inbox, recogniser=None, stabiliser=None, clock=time.monotonic, idle_wait: float = 0.05,
+                 calibration=None):
         self.guard = guard
         self.inbox = inbox
         self.recogniser = recogniser
         self.stabiliser = stabiliser
+        self.calibration = calibration  # vision.geometry.Calibration from [camera] calibration, or None
         self.clock = clock
         self.idle_wait = idle_wait
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="camera", daemon=True)
         self.connected: bool | None = None
+        self.status_text: str | None = None
 
     def start(self) -> None:
         self.thread.start()
@@ -33,32 +39,53 @@ class CameraWorker:
         if wait and self.thread.is_alive():
             self.thread.join(wait)
 
+    def build_pipeline(self) -> None:
+        """The recogniser and stabiliser not given, both with the table calibration (imported here: OpenCV)."""
+        if self.recogniser is None:
+            from vision.pipeline import Recogniser
+
+            self.recogniser = Recogniser(calibration=self.calibration)
+        if self.stabiliser is None:
+            from vision.stabiliser import Stabiliser
+
+            self.stabiliser = Stabiliser(calibration=self.calibration)
+
+    def report(self, now: float) -> None:
+        """Post the guard's state when it changed: the table follows `connected`, the chip shows the text."""
+        connected = bool(self.guard.connected)
+        if connected != self.connected:
+            self.connected = connected
+            self.inbox.put(("camera", "ok" if connected else "lost"))
+        text = self.guard.status(now).message
+        if text != self.status_text:
+            self.status_text = text
+            self.inbox.put(("camera_status", text))
+
     def step(self) -> None:
         """One frame: read, recognise, stabilise, post what changed."""
         now = self.clock()
         frame = self.guard.read(now)
-        connected = frame is not None
-        if connected != self.connected:
-            self.connected = connected
-            self.inbox.put(("camera", "ok" if connected else "lost"))
+        self.report(now)
         if frame is None:
-            self.stopping.wait(0.5)
+            self.stopping.wait(NO_FRAME_WAIT)
             return
         result = self.recogniser.scan(frame)
         if result.error:
-            log.info("frame skipped: %s", result.error)
+            log.debug("frame skipped: %s", result.error)
             return
         state = self.stabiliser.update(result.cards, now)
         if state is not None:
             self.inbox.put(("table_state", state))
 
     def _run(self) -> None:
-        if self.recogniser is None or self.stabiliser is None:
-            from vision.pipeline import Recogniser
-            from vision.stabiliser import Stabiliser
-
-            self.recogniser = self.recogniser or Recogniser()
-            self.stabiliser = self.stabiliser or Stabiliser()
+        try:
+            self.build_pipeline()
+        except Exception as error:  # no model, no OpenCV: the game goes on by hand, and the screen says why
+            log.error("camera pipeline unavailable: %s", error)
+            self.inbox.put(("camera", "lost"))
+            self.inbox.put(("camera_status", f"camera pipeline unavailable ({error}); manual mode"))
+            self.guard.close()
+            return
         while not self.stopping.is_set():
             try:
                 self.step()

@@ -107,16 +107,39 @@ def test_a_warning_names_the_rule_on_screen_and_buttons_offer_the_way_out():
     assert table.seats == session.referee.expected_table().seats
 
 
-class FakeGuard:
-    def __init__(self, frames):
-        self.frames = list(frames)
-        self.closed = False
+class ScriptedCamera:
+    """A frame source (vision.sources interface) whose frames are lists of seen cards; `world.plugged` pulls it."""
 
-    def read(self, now):
-        return self.frames.pop(0) if self.frames else None
+    def __init__(self, world):
+        self.world = world
+
+    def read(self):
+        if not self.world.plugged:
+            raise OSError("device disconnected")
+        return self.world.frames.pop(0) if self.world.frames else []
 
     def close(self):
-        self.closed = True
+        pass
+
+    def describe(self):
+        return "scripted camera"
+
+
+class CameraWorld:
+    def __init__(self, frames=(), plugged=True):
+        self.frames = list(frames)
+        self.plugged = plugged
+
+    def open(self, spec):
+        if not self.plugged:
+            raise OSError("no camera found")
+        return ScriptedCamera(self)
+
+
+def scripted_guard(world):
+    from companion.hardware.camera_guard import CameraGuard
+
+    return CameraGuard("usb:0", opener=world.open, first_delay=1.0, max_delay=4.0, bad_frames_allowed=1)
 
 
 class FakeRecogniser:
@@ -134,14 +157,18 @@ class FakeStabiliser:
 def test_the_camera_worker_posts_states_and_camera_loss_to_the_inbox():
     inbox = queue.Queue()
     card = seen_of(Card.face("red", ("legs",)), 0, 0, "legs")
-    worker = CameraWorker(FakeGuard([[card]]), inbox, FakeRecogniser(), FakeStabiliser())
+    world = CameraWorld([[card]])
+    worker = CameraWorker(scripted_guard(world), inbox, FakeRecogniser(), FakeStabiliser(), clock=FakeClock())
     worker.stopping.set()  # step() must not sleep once the camera is gone
     worker.step()
+    world.plugged = False
     worker.step()
     posted = [inbox.get_nowait() for _ in range(inbox.qsize())]
     assert posted[0] == ("camera", "ok")
-    assert posted[1][0] == "table_state" and posted[1][1].seats[0][0][0] == card
-    assert posted[2] == ("camera", "lost")
+    assert posted[1] == ("camera_status", "camera: scripted camera")
+    assert posted[2][0] == "table_state" and posted[2][1].seats[0][0][0] == card
+    assert posted[3] == ("camera", "lost")
+    assert posted[4][0] == "camera_status" and "camera lost" in posted[4][1] and "retrying" in posted[4][1]
 
 
 def test_a_game_resumes_after_a_restart_and_lands_in_history_when_won(tmp_path):

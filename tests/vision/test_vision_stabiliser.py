@@ -79,3 +79,27 @@ def test_reported_only_after_settle_consecutive_sightings(pattern, settle):
         stabiliser.update([LEGS] if present else [], index * 0.1)
         has_card = bool(stabiliser.state and stabiliser.state.seats)
         assert has_card == reported
+
+
+def test_recogniser_and_stabiliser_together_give_the_layout(recogniser):
+    """End to end: frames of a still table become one stable state whose creatures match the laid-out columns."""
+    import numpy as np
+
+    from vision.geometry import Calibration
+    from vision.synthetic import Conditions, SceneGenerator
+
+    generator = SceneGenerator(12, use_scans=False)
+    scene = generator.render({0: [[3, 40]], 2: [[70]]}, Conditions(card_width_px=260, noise=1, table="dark"))
+    stabiliser = Stabiliser(settle_frames=3, settle_seconds=0.2,
+                            calibration=Calibration.from_json({"table_corners": scene.table_corners.tolist()}))
+    states = [stabiliser.update(recogniser.scan(scene.frame).cards, t * 0.1) for t in range(5)]
+    states = [s for s in states if s is not None and s.seats]
+    assert len(states) == 1, "one stable picture, reported once"
+    state = states[0]
+    truth_by_centre = [(t.corners.mean(axis=0), t) for t in scene.cards]
+    for seat, columns in state.seats.items():
+        for column in columns:
+            for card in column:
+                centre = np.mean(card.corners, axis=0)
+                truth = min(truth_by_centre, key=lambda item: np.linalg.norm(item[0] - centre))[1]
+                assert (card.seat, card.slot) == (truth.seat, truth.slot)

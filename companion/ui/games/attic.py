@@ -9,7 +9,7 @@ from companion.games.attic.controller import DiceButton
 from companion.games.attic.engine import FIGHT_RETRY_MODES, MAX_PLAYERS, MIN_PLAYERS, AtticGame
 from companion.ui import theme
 from companion.ui.games import art
-from companion.ui.games.common import PLAY_RANDOMNESS, GameScene, resume_saved
+from companion.ui.games.common import PLAY_RANDOMNESS, GameRecord, GameScene, resume_saved, saved_sample
 from companion.ui.scene import Scene
 from companion.ui.screens import register_game, register_screen
 from companion.ui.widgets import Button, draw_paragraph, draw_text, fit_font, panel, split_columns, wrap_text
@@ -22,8 +22,8 @@ _tumble = random.Random()  # cosmetic only: the faces shown while the dice tumbl
 class AtticScene(GameScene):
     game_key = GAME_KEY
 
-    def __init__(self, app, game: AtticGame, game_id: str | None = None):
-        super().__init__(app, game, game_id)
+    def __init__(self, app, game: AtticGame, record: GameRecord | int | None = None):
+        super().__init__(app, game, record)
         self.game = game
         self.dice_button = DiceButton(game, self.feedback)
         self.tumbling = 0.0
@@ -44,6 +44,8 @@ class AtticScene(GameScene):
 
     def roll(self) -> None:
         """ROLL from the GPIO button, the touch target or the R key: one roll, saved, then shown."""
+        if self.refuse_if_over():
+            return
         outcome = self.dice_button.handle("roll", "press", commit=self.save)
         self.dirty = True
         if outcome.refused:
@@ -67,7 +69,7 @@ class AtticScene(GameScene):
     def after_move(self, event: dict) -> None:
         wanted = AtticFightScene if self.game.phase != "search" else AtticRollScene
         if not isinstance(self, wanted):
-            self.app.replace(wanted(self.app, self.game, self.game_id))
+            self.app.replace(wanted(self.app, self.game, self.record))
 
     def shown_faces(self) -> list[str] | None:
         last = self.game.state["last_roll"]
@@ -301,7 +303,7 @@ def sample_search(app) -> AtticRollScene:
     game.end_round(True, True)
     game.collect_crystal()
     game.roll()
-    return AtticRollScene(app, game)
+    return saved_sample(AtticRollScene(app, game))
 
 
 def sample_fight(app) -> AtticFightScene:
@@ -314,7 +316,7 @@ def sample_fight(app) -> AtticFightScene:
     game.attic_key_found()
     game.roll()
     game.roll()
-    return AtticFightScene(app, game)
+    return saved_sample(AtticFightScene(app, game))
 
 
 register_screen("attic-setup", AtticSetupScene)

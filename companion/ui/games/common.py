@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import logging
 import random
+from dataclasses import dataclass
 
 import pygame
 
@@ -47,17 +48,46 @@ def resume_saved(app, game_key: str, restore):
         return None
 
 
+def saved_sample(scene: "GameScene") -> "GameScene":
+    """A sample game played ahead (for `companion screenshot` and the tests) saved with all its moves into the
+    app's own store, as companion.ui.nightmarium.samples plays its games into a saving Session: the store then
+    knows every move the engine can undo, and the first move on the screen is saved like any other."""
+    def write(store):
+        scene.record.id = store.new_game(scene.game_key, " · ".join(scene.player_names()), scene.saved_state())
+        for event in scene.engine.events:
+            # The moves table keeps events only; the state written last (the current one) is the one kept.
+            store.record(scene.record.id, event, scene.saved_state(), [event])
+
+    scene.app.save(write)
+    return scene
+
+
+@dataclass
+class GameRecord:
+    """The saved game behind one game's screens, shared by all of them (a screen pushed over another passes it
+    on), so every screen saves into the same saved game and none keeps playing one that has been finished."""
+
+    #: The store's number, given on the first save of a new game.
+    id: int | None = None
+    #: Set once the store has marked the game finished (in History); like a won Nightmarium game, it is final.
+    finished: bool = False
+
+
 class GameScene(Scene):
     """A screen over one engine. Every move goes through `perform`, which saves it before it is shown."""
 
     game_key = ""
 
-    def __init__(self, app, engine, game_id: int | None = None):
+    def __init__(self, app, engine, record: GameRecord | int | None = None):
         super().__init__(app)
         self.engine = engine
-        self.game_id = game_id  # the store's number; given on the first save of a new game
+        self.record = record if isinstance(record, GameRecord) else GameRecord(record)
         self.message: str | None = None
         self.feedback = box_feedback(app)
+
+    @property
+    def game_id(self) -> int | None:
+        return self.record.id
 
     # --- saving ------------------------------------------------------------------------------------------
     def saved_state(self) -> dict:
@@ -72,25 +102,59 @@ class GameScene(Scene):
 
     @property
     def finished(self) -> bool:
+        """The rules have ended the game (the screen saves it as finished with its result)."""
         return False
+
+    @property
+    def over(self) -> bool:
+        """Finished by the rules or in the store: no move and no undo may change it any more."""
+        return self.finished or self.record.finished
+
+    def refuse_if_over(self) -> bool:
+        if self.over:
+            self.message = self.t("games.finished_no_undo")
+            self.dirty = True
+        return self.over
 
     def result(self) -> dict:
         return {}
 
     def save(self, event: dict) -> bool:
         """Store the move, the state after it and its event (opening the saved game on its first move)."""
+        if self.record.finished:
+            return False  # never write into a finished game; callers refuse_if_over() first to say why
+
         def write(store):
-            if self.game_id is None:
-                self.game_id = store.new_game(self.game_key, " · ".join(self.player_names()), self.saved_state())
-            store.record(self.game_id, event, self.saved_state(), [event])
+            if self.record.id is None:
+                self.record.id = store.new_game(self.game_key, " · ".join(self.player_names()), self.saved_state())
+            store.record(self.record.id, event, self.saved_state(), [event])
             if self.finished:
-                store.finish(self.game_id, self.result())
+                store.finish(self.record.id, self.result())
+                self.record.finished = True
 
         return self.app.save(write)
+
+    def finish_record(self, result: dict) -> bool:
+        """Mark the saved game finished when the players, not the rules, end it; False if that cannot be saved."""
+        def write(store):
+            if self.record.id is not None and not self.record.finished:
+                store.finish(self.record.id, result)
+
+        if not self.app.save(write):
+            return False
+        self.record.finished = True
+        return True
+
+    def leave_game(self) -> None:
+        """Take every screen of this game off the stack, so Back can never lead into a finished game."""
+        while len(self.app.scenes) > 1 and getattr(self.app.top, "record", None) is self.record:
+            self.app.pop()
 
     def perform(self, move, *args, **kwargs) -> dict | None:
         """Run a move; show the rules' refusal, or take the move back when it cannot be saved."""
         self.dirty = True
+        if self.refuse_if_over():
+            return None
         try:
             event = move(*args, **kwargs)
         except IllegalMove as error:
@@ -108,10 +172,12 @@ class GameScene(Scene):
         """Hook: a scene may switch screens when the phase changes."""
 
     def undo(self) -> None:
-        """Take back the last move, in the engine and in the saved game; if the save fails, keep both as they were."""
+        """Take back the last move, in the engine and in the saved game; if the save fails, keep both as they were.
+
+        A finished game is final, as a won Nightmarium game is (its win screen offers no undo): it is already in
+        History with its result, so undo says so and changes nothing rather than reopening it."""
         self.dirty = True
-        if self.finished:
-            self.message = self.t("games.finished_no_undo")
+        if self.refuse_if_over():
             return
         before = self.engine.to_json()
         try:
@@ -119,8 +185,8 @@ class GameScene(Scene):
         except IllegalMove as error:
             self.message = str(error)
             return
-        if self.game_id is not None and not self.app.save(
-                lambda store: store.undo_last(self.game_id, self.saved_state())):
+        if self.record.id is not None and not self.app.save(
+                lambda store: store.undo_last(self.record.id, self.saved_state())):
             self.engine.state, self.engine.journal = before["state"], Journal.from_json(before["journal"])
             self.message = self.t("games.not_saved")
             return
@@ -155,6 +221,7 @@ class GameScene(Scene):
         margin, gap = layout.px(14), layout.px(8)
         width = layout.px(104)
         self.add_button(Button(pygame.Rect(margin, y, width, height), self.t("common.back"), self.back))
+        # Undo stays pressable on a finished game so the player is told why it does nothing.
         self.add_button(Button(pygame.Rect(margin + width + gap, y, width, height), self.t("games.undo"),
                                self.undo, icon=icons.undo, key=pygame.K_u))
         return margin + 2 * (width + gap)

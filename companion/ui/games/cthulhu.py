@@ -6,7 +6,7 @@ import pygame
 from companion.games.cthulhu.engine import GAME_END_MADNESS, MAX_PLAYERS, MIN_PLAYERS, CthulhuScores
 from companion.games.cthulhu.portals import PORTALS
 from companion.ui import theme
-from companion.ui.games.common import GameScene, resume_saved
+from companion.ui.games.common import GameRecord, GameScene, resume_saved, saved_sample
 from companion.ui.scene import Scene
 from companion.ui.screens import register_game, register_screen
 from companion.ui.widgets import Button, draw_paragraph, draw_text, fit_font, panel, split_columns, split_rows
@@ -19,8 +19,8 @@ LOCATION_TYPES = len(PORTALS)
 class CthulhuScene(GameScene):
     game_key = GAME_KEY
 
-    def __init__(self, app, scores: CthulhuScores, game_id: str | None = None):
-        super().__init__(app, scores, game_id)
+    def __init__(self, app, scores: CthulhuScores, record: GameRecord | int | None = None):
+        super().__init__(app, scores, record)
         self.scores = scores
 
     @property
@@ -46,8 +46,8 @@ class CthulhuScene(GameScene):
 class CthulhuScoresScene(CthulhuScene):
     """Madness per player, the round's publication counter, portals, and the two ways a round ends."""
 
-    def __init__(self, app, scores: CthulhuScores, game_id: str | None = None):
-        super().__init__(app, scores, game_id)
+    def __init__(self, app, scores: CthulhuScores, record: GameRecord | int | None = None):
+        super().__init__(app, scores, record)
         self.deck_counts: list[int] | None = None  # while entering the deck-ran-out counts
         self.last_taker = 0
 
@@ -109,7 +109,7 @@ class CthulhuScoresScene(CthulhuScene):
                                enabled=playing, primary=True, key=pygame.K_n))
         self.add_button(Button(cells[1], self.t("cthulhu.deck_out"), self.open_deck_entry, enabled=playing))
         self.add_button(Button(cells[2], self.t("cthulhu.chart"),
-                               lambda: self.app.push(CthulhuChartScene(self.app, self.scores, self.game_id))))
+                               lambda: self.app.push(CthulhuChartScene(self.app, self.scores, self.record))))
         self.add_button(Button(cells[3], self.t("cthulhu.powers"), lambda: self.app.push(PortalPowersScene(self.app)),
                                key=pygame.K_p))
         self.footer_message(surface, layout, pygame.Rect(margin, portals.bottom + layout.px(2),
@@ -348,7 +348,7 @@ def sample_scores(app) -> CthulhuScores:
 
 
 register_screen("cthulhu-setup", CthulhuSetupScene)
-register_screen("cthulhu-scores", lambda app: CthulhuScoresScene(app, sample_scores(app)))
-register_screen("cthulhu-chart", lambda app: CthulhuChartScene(app, sample_scores(app)))
+register_screen("cthulhu-scores", lambda app: saved_sample(CthulhuScoresScene(app, sample_scores(app))))
+register_screen("cthulhu-chart", lambda app: saved_sample(CthulhuChartScene(app, sample_scores(app))))
 register_screen("cthulhu-portals", PortalPowersScene)
 register_game(GAME_KEY, "game.cthulhu-pocket-madness", start_cthulhu)

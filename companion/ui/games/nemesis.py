@@ -12,7 +12,7 @@ from companion.games.nemesis.engine import (DRAW_KINDS, LAIRS, MAX_PLAYERS, Neme
 from companion.games.common.engine import DataFileError
 from companion.ui import icons, theme
 from companion.ui.games import art
-from companion.ui.games.common import PLAY_RANDOMNESS, GameScene, resume_saved
+from companion.ui.games.common import PLAY_RANDOMNESS, GameRecord, GameScene, resume_saved, saved_sample
 from companion.ui.scene import Scene
 from companion.ui.screens import register_game, register_screen
 from companion.ui.widgets import Button, draw_paragraph, draw_text, fit_font, grid, panel, split_columns
@@ -24,8 +24,8 @@ STATUS_CYCLE = ("alive", "hibernating", "escaped", "dead")
 class NemesisScene(GameScene):
     game_key = GAME_KEY
 
-    def __init__(self, app, bag: NemesisBag, game_id: str | None = None, button: BagButton | None = None):
-        super().__init__(app, bag, game_id)
+    def __init__(self, app, bag: NemesisBag, record: GameRecord | int | None = None, button: BagButton | None = None):
+        super().__init__(app, bag, record)
         self.bag = bag
         self.button = button or BagButton(bag, self.feedback)
 
@@ -33,18 +33,18 @@ class NemesisScene(GameScene):
         return [self.t(f"nemesis.colour.{colour}") for colour in self.bag.state["order"]]
 
     def end_game(self) -> None:
-        """The bag cannot tell when Nemesis ends: the players say so, and the next start is a new game."""
-        def write(store):
-            if self.game_id is not None:
-                store.finish(self.game_id, {"ended": True})
-
-        if self.app.save(write):
-            self.app.replace(NemesisSetupScene(self.app))
-        else:
+        """The bag cannot tell when Nemesis ends: the players say so, and the next start is a new game. The bag
+        and madness screens of the ended game all leave the stack, so Back cannot return to it."""
+        if not self.finish_record({"ended": True}):
             self.message = self.t("games.not_saved")
             self.dirty = True
+            return
+        self.leave_game()
+        self.app.push(NemesisSetupScene(self.app))
 
     def draw_now(self) -> None:
+        if self.refuse_if_over():
+            return
         outcome = self.button.handle("draw", "press", commit=self.save)
         self.dirty = True
         self.message = outcome.refused
@@ -65,8 +65,8 @@ class NemesisScene(GameScene):
 
 
 class NemesisBagScene(NemesisScene):
-    def __init__(self, app, bag: NemesisBag, game_id: str | None = None, button: BagButton | None = None):
-        super().__init__(app, bag, game_id, button)
+    def __init__(self, app, bag: NemesisBag, record: GameRecord | int | None = None, button: BagButton | None = None):
+        super().__init__(app, bag, record, button)
         self.show = "result"  # result | odds | peek
 
     def toggle(self, view: str) -> None:
@@ -128,7 +128,7 @@ class NemesisBagScene(NemesisScene):
         self.add_button(Button(cells[1], self.t("nemesis.peek"), lambda: self.toggle("peek"),
                                selected=self.show == "peek", icon=icons.eye))
         self.add_button(Button(cells[2], self.t("nemesis.madness"),
-                               lambda: self.app.push(NemesisMadnessScene(self.app, self.bag, self.game_id,
+                               lambda: self.app.push(NemesisMadnessScene(self.app, self.bag, self.record,
                                                                          self.button)), key=pygame.K_m))
         self.add_button(Button(cells[3], self.t("nemesis.draw"), self.draw_now, primary=True, key=pygame.K_d))
         self.footer_message(surface, layout, pygame.Rect(margin, bottom - layout.px(26), layout.width - 2 * margin,
@@ -275,8 +275,8 @@ class NemesisBagScene(NemesisScene):
 class NemesisMadnessScene(NemesisScene):
     """Every character's madness track (1-5, no way back below 3 once reached) and the panic-card helper."""
 
-    def __init__(self, app, bag: NemesisBag, game_id: str | None = None, button: BagButton | None = None):
-        super().__init__(app, bag, game_id, button)
+    def __init__(self, app, bag: NemesisBag, record: GameRecord | int | None = None, button: BagButton | None = None):
+        super().__init__(app, bag, record, button)
         self.selected = bag.state["order"][0]
         self.panic_value = 3
 
@@ -447,11 +447,11 @@ def sample_bag_scene(app) -> NemesisBagScene:
     bag = sample_bag(app)
     scene = NemesisBagScene(app, bag, None)
     scene.button.remember("encounter", "red", hand_size=2)
-    return scene
+    return saved_sample(scene)
 
 
 def sample_madness_scene(app) -> NemesisMadnessScene:
-    return NemesisMadnessScene(app, sample_bag(app), None)
+    return saved_sample(NemesisMadnessScene(app, sample_bag(app), None))
 
 
 def sample_odds_scene(app) -> NemesisBagScene:

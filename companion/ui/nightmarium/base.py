@@ -95,16 +95,17 @@ class SessionScene(Scene):
             text, colour = self.t("camera.simulated"), theme.ACCENT
         elif mode == "manual":
             text, colour = self.t("camera.off"), theme.TEXT_DIM
-        elif self.session.camera_lost:
-            text, colour = self.t("camera.lost"), theme.WARNING
+        elif self.session.camera_lost:  # the guard's own line: why, and when it tries again
+            text, colour = self.app.camera_message or self.t("camera.lost"), theme.WARNING
         else:
             text, colour = self.t("camera.ok"), theme.GOOD
         font = layout.font(14, True)
-        width = font.size(text)[0] + layout.px(30)
+        width = min(font.size(text)[0] + layout.px(30), int(layout.width * 0.45))
         chip = pygame.Rect(right - width, centre_y - layout.px(12), width, layout.px(24))
         pygame.draw.rect(surface, theme.PANEL_LIGHT, chip, border_radius=chip.height // 2)
         pygame.draw.circle(surface, colour, (chip.left + layout.px(12), chip.centery), layout.px(5))
-        draw_text(surface, text, font, theme.TEXT, (chip.left + layout.px(21), chip.centery), "midleft")
+        draw_text(surface, text, font, theme.TEXT, (chip.left + layout.px(21), chip.centery), "midleft",
+                  max_width=chip.width - layout.px(30))
         # the chip is also the way to the camera view: an invisible touch target around it
         target = Button(chip, "", self.open_camera_view, visible=False)
         target.rect.top = max(0, target.rect.top)

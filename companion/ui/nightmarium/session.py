@@ -41,7 +41,8 @@ class Session:
         self.referee = Referee(game, player_of_seat)
         self.announcements: list[Announcement] = []
         self.save_failed = False
-        self.camera_lost = False
+        # A camera the guard has not (yet) found: manual entry until it reports one (app.camera_connected).
+        self.camera_lost = getattr(app, "camera_connected", None) is False
         self.latest_frame = None  # the last camera (or synthetic camera) picture, BGR, for the camera view
         self.simulation: SimulationWorker | None = None
 
