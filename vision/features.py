@@ -46,7 +46,6 @@ def warp_box(frame: np.ndarray, corners: np.ndarray, box, size) -> np.ndarray:
     import cv2
 
     matrix = _box_matrix(corners, box, size)
-    # Sampling a region much larger than the output aliases: blur first in proportion to the shrink factor.
     return cv2.warpPerspective(frame, matrix, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
                                borderMode=cv2.BORDER_REPLICATE)
 

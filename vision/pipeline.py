@@ -13,6 +13,7 @@ CARD_DEPTH = 1.0 / CARD_ASPECT
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
 KEEP_CARD = 0.35  # a card within an accepted column below this is dropped (e.g. mostly under a hand)
 LONE_CARD = 0.85  # a card taken from a rejected outline must look at least this much like a card
+MAX_ROUGHNESS = 50.0  # median |Laplacian| of a card's small warp; printed cards measure 5-25, pure noise ~100
 MAX_QUADS = 60
 
 
@@ -28,7 +29,8 @@ class ScanResult:
 
 
 def _split_hypotheses(quad: np.ndarray):
-    """(cards corners list, aspect error) for each plausible way the quad is a column of 1-3 landscape cards."""
+    """(aspect error, stacking axis, card count) for each plausible way the quad is a column of 1-3 landscape
+    cards, most plausible first. "down" stacks along the quad's 0-3 side, "across" along its 0-1 side."""
     q = quad
     across = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
     down = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
@@ -44,6 +46,9 @@ def _split_hypotheses(quad: np.ndarray):
 
 
 def _column_cards(quad: np.ndarray, axis: str, count: int, flip: bool) -> list[np.ndarray]:
+    """The corners (each card's own TL, TR, BR, BL) of `count` cards filling the quad along `axis`, all facing
+    the same way; `flip` turns them all upside down. Split in the quad's own perspective, so seams stay exact
+    under a tilted camera."""
     import cv2
 
     length = count * CARD_DEPTH
@@ -63,6 +68,18 @@ def _column_cards(quad: np.ndarray, axis: str, count: int, flip: bool) -> list[n
         points = cv2.perspectiveTransform(np.float32(rect).reshape(-1, 1, 2), matrix).reshape(4, 2)
         cards.append(np.roll(points.astype(np.float64), -roll, axis=0))
     return cards
+
+
+def _roughness(image: np.ndarray, corners: np.ndarray) -> float:
+    """How grainy the quad's content is: printed art is smooth at this scale, sensor noise is not."""
+    import cv2
+
+    from .cards import CARD_HEIGHT, CARD_WIDTH
+    from .features import warp_box
+
+    small = warp_box(image, corners, (0, 0, CARD_WIDTH, CARD_HEIGHT), (96, 62))
+    gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    return float(np.median(np.abs(cv2.Laplacian(gray, cv2.CV_32F))))
 
 
 class Recogniser:
@@ -128,7 +145,7 @@ class Recogniser:
                           if p["card"][i, 0] >= LONE_CARD]
                 chosen.sort(key=lambda item: -item[1]["card"][item[2], 0])
             for points, probabilities, index in chosen:
-                if self._inside(points.mean(axis=0), taken):
+                if self._inside(points.mean(axis=0), taken) or _roughness(image, points) > MAX_ROUGHNESS:
                     continue
                 card = self._card(points, probabilities, index, factor)
                 if card is not None:

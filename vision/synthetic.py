@@ -420,20 +420,18 @@ def _emblem_polygon(corners: np.ndarray) -> np.ndarray:
 
 
 def _draw_markers(frame: np.ndarray, homography: np.ndarray, half_x: float, half_y: float) -> None:
-    from .markers import marker_image, TABLE_MARKER_IDS
+    import cv2
+
+    from .markers import TABLE_MARKER_IDS, marker_image
 
     size = 0.4
     positions = [(-half_x, half_y), (half_x, half_y), (half_x, -half_y), (-half_x, -half_y)]
     for marker_id, (x, y) in zip(TABLE_MARKER_IDS, positions):
         image = marker_image(marker_id, 200)
-        image = np.dstack([cv2_gray_to_bgr(image), np.full(image.shape, 255, np.uint8)])
+        image = np.dstack([cv2.cvtColor(image, cv2.COLOR_GRAY2BGR), np.full(image.shape, 255, np.uint8)])
         rect = np.array([[x - size / 2, y - size / 2], [x + size / 2, y - size / 2], [x + size / 2, y + size / 2],
                          [x - size / 2, y + size / 2]])
         _composite(frame, image, project(homography, rect))
-
-
-def cv2_gray_to_bgr(image: np.ndarray) -> np.ndarray:
-    return np.repeat(image[..., None], 3, axis=2)
 
 
 def _sensor(frame: np.ndarray, conditions: Conditions, rng: np.random.Generator) -> np.ndarray:

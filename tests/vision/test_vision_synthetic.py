@@ -40,3 +40,15 @@ def test_hand_marks_covered_cards():
         scene = generator.random_scene(hand=True)
         covered += sum(t.occluded for t in scene.cards)
     assert covered > 0
+
+
+def test_silhouette_layout_is_what_the_scans_give(needs_scans):
+    """vision/params/silhouette.json holds numbers learned from the training scans by vision.learn_layout."""
+    import json
+
+    from vision.learn_layout import SILHOUETTE_FILE, learn
+
+    stored = json.loads(SILHOUETTE_FILE.read_text())
+    assert learn() == stored
+    head, legs = stored["part_centres"]["head"], stored["part_centres"]["legs"]
+    assert head[1] < legs[1], "the head is above the legs in the badge"
