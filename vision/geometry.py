@@ -19,6 +19,9 @@ TABLE_SQUARE = np.array([[0, 1], [1, 1], [1, 0], [0, 0]], np.float64)
 # A column whose lowest card lies further than this (fraction of the table) from its owner's edge is not a
 # creature: it is the discard pile in the middle.
 MAX_CREATURE_REACH = 0.3
+# A lone card this close to the table centre (fraction of the table, on both axes) is the discard pile even on a
+# small table where the seats' edges are near.
+MIDDLE_HALF_WIDTH = 0.25
 
 
 class CalibrationError(ValueError):
@@ -136,7 +139,10 @@ def assign(cards: list[SeenCard], calibration: Calibration) -> tuple[list[SeenCa
         while chain[-1] in above and len(chain) < 8:
             chain.append(above[chain[-1]])
         seat = seats[start]
-        if len(chain) == 1 and _distance_from_owner(seat, table_centres[start]) > MAX_CREATURE_REACH:
+        lone = len(chain) == 1
+        centre = table_centres[start]
+        in_middle = bool(np.all(np.abs(centre - 0.5) < MIDDLE_HALF_WIDTH))
+        if lone and (in_middle or _distance_from_owner(seat, centre) > MAX_CREATURE_REACH):
             middle.append(cards[start])
             continue
         columns.setdefault(seat, []).append(chain)

@@ -15,6 +15,8 @@ KEEP_CARD = 0.35  # a card within an accepted column below this is dropped (e.g.
 LONE_CARD = 0.85  # a card taken from a rejected outline must look at least this much like a card
 MAX_ROUGHNESS = 50.0  # median |Laplacian| of a card's small warp; printed cards measure 5-25, pure noise ~100
 MAX_QUADS = 60
+ASPECT_TOLERANCE = 0.28  # how far (relative) a quad's shape may be from 1, 2 or 3 cards, for tilt and corner error
+EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
 
 
 @dataclass
@@ -39,7 +41,7 @@ def _split_hypotheses(quad: np.ndarray):
         estimate = ratio * CARD_ASPECT
         for count in (1, 2, 3):
             error = abs(estimate - count) / count
-            if error < 0.2:
+            if error < ASPECT_TOLERANCE:
                 hypotheses.append((error, axis, count))
     hypotheses.sort()
     return hypotheses
@@ -131,7 +133,7 @@ class Recogniser:
                     probabilities = self.model.probabilities(np.stack([card_features(image, c) for c in corners]))
                     score = float(probabilities["card"][:, 0].mean()) - 0.5 * error
                     readings.append((score, corners, probabilities))
-                if readings and max(r[0] for r in readings) > 0.85:
+                if readings and max(r[0] for r in readings) > EARLY_ACCEPT:
                     break
             if not readings:
                 continue

@@ -1,7 +1,7 @@
 """Learn the recogniser's weights from the training scans (every scan except the held-out fifth) and from the
 code-drawn stand-in faces, by rendering them into small synthetic scenes.
 
-    python -m vision.train [--samples 2500] [--out vision/params/model.json]
+    python -m vision.train [--samples 5000] [--seed 9] [--out vision/params/model.json]
 
 Only numeric weights are written; no image data.
 """
@@ -149,8 +149,8 @@ def train(samples: int, seed: int, extra=None) -> CardModel:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.train", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--samples", type=int, default=2500, help="positive training crops from scans")
-    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--samples", type=int, default=5000, help="positive training crops from scans")
+    parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--out", default=str(DEFAULT_MODEL))
     args = parser.parse_args(argv)
     model = train(args.samples, args.seed)

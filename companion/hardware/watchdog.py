@@ -46,8 +46,12 @@ class SystemdNotifier:
         try:
             if self._socket is None:
                 self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
-            self._socket.sendto(message.encode("utf-8"), self._address)
+            # Never wait: the main loop must not block on systemd (a full queue costs one ping, not the loop).
+            self._socket.sendto(message.encode("utf-8"), socket.MSG_DONTWAIT, self._address)
             return True
+        except BlockingIOError:
+            log.debug("systemd's notification queue is full; %r not sent", message)
+            return False
         except OSError as error:
             # Losing the notify socket must not stop a game; systemd will restart us if it matters.
             log.warning("cannot notify systemd (%s)", error)

@@ -244,9 +244,11 @@ class App:
         forced = True
         started = pygame.time.get_ticks()
         self.frames_drawn = 0
+        self.iterations = 0
         notifier.ready(self.describe())
         log.info("window up (%dx%d): %s", *self.size, self.describe())
         while self.running and self.scenes:
+            self.iterations += 1
             notifier.heartbeat(time.monotonic())
             notifier.status(self.describe())
             if stop_after is not None and pygame.time.get_ticks() - started >= stop_after * 1000:

@@ -43,11 +43,8 @@ def open_controls(config):
     try:
         from companion.hardware.controls import Controls
 
-        controls = Controls.from_config(config)
-        if controls.available:
-            log.info("GPIO buttons ready")
-            return controls
-        log.info("no GPIO buttons: touchscreen and keyboard only")
+        controls = Controls.from_config(config)  # it logs which: ready, or why not
+        return controls if controls.available else None
     except Exception as error:  # no GPIO here, or it is misconfigured: touch and keyboard still work
         log.info("no GPIO buttons: %s", error)
     return None

@@ -158,3 +158,18 @@ def test_camera_source_may_be_an_existing_folder_or_file(tmp_path):
     assert parse_config_text(f'[camera]\nsource = "{video}"\n').camera.source == str(video)
     with pytest.raises(ConfigError, match="camera.source"):
         parse_config_text('[camera]\nsource = "synthetic:x"\n')
+
+
+def test_camera_calibration_is_an_optional_file_written_by_vision_calibrate(tmp_path):
+    """The table calibration the camera worker hands to the vision pipeline (`companion vision calibrate`)."""
+    from vision.geometry import Calibration
+
+    assert Config().camera.calibration is None
+    good = tmp_path / "calibration.json"
+    Calibration.from_json({"table_corners": [[0, 960], [1280, 960], [1280, 0], [0, 0]]}).save(good)
+    assert parse_config_text(f'[camera]\ncalibration = "{good}"\n').camera.calibration == good
+    with pytest.raises(ConfigError, match=r"line 3: camera.calibration = .* no such file"):
+        parse_config_text(f'[camera]\nsource = "auto"\ncalibration = "{tmp_path / "absent.json"}"\n')
+    broken = write(tmp_path, '{"table_corners": [[0, 0], [1, 1]]}', "broken.json")
+    with pytest.raises(ConfigError, match="line 2: camera.calibration .*exactly four table corners"):
+        parse_config_text(f'[camera]\ncalibration = "{broken}"\n')

@@ -89,3 +89,13 @@ def test_a_separate_process_started_like_systemd_starts_it_notifies(listener):
     subprocess.run(["sh", "-c", f'WATCHDOG_PID=$$ exec "{sys.executable}" -c "{program}"'], env=env, check=True,
                    timeout=60)
     assert received(server) == ["READY=1\nSTATUS=menu", "WATCHDOG=1", "WATCHDOG=1"]
+
+
+def test_a_full_notification_queue_costs_a_message_not_a_blocked_main_loop(listener):
+    """The app's loop must never block (issue 4): a systemd that stops reading must not freeze the screen."""
+    path, server = listener
+    notifier = SystemdNotifier({"NOTIFY_SOCKET": path})
+    results = [notifier.status(f"status {number}") for number in range(5000)]
+    assert results[0] is True
+    assert False in results, "the unread queue filled up and the notifier gave up instead of waiting"
+    notifier.close()
