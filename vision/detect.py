@@ -11,7 +11,12 @@ import numpy as np
 from .cards import CARD_ASPECT
 
 WORK_LONG_SIDE = 640  # detection runs on a copy about this wide
-MIN_CARD_FRACTION = 0.045  # the smallest card width we look for, as a fraction of the frame's long side
+MIN_CARD_FRACTION = 0.045
+# Detail energy (mean squared high-pass, grey levels^2) of the frame border above which the table counts as finely
+# patterned (the checked tablecloth measures 25-700; wood, felt and plain tables under 20), and the fraction of it
+# below which a region counts as smooth card.
+PATTERNED_TABLE_ENERGY = 60.0
+SMOOTH_FRACTION = 0.3  # the smallest card width we look for, as a fraction of the frame's long side
 
 
 def _order_quad(quad: np.ndarray) -> np.ndarray:
@@ -145,6 +150,27 @@ def _off_table_contours(small: np.ndarray):
     return list(contours)
 
 
+def _smooth_region_contours(gray: np.ndarray):
+    """On a finely patterned table (checks, weave) even blurred edges fire everywhere; there, cards are the regions
+    far smoother at the pattern's scale than the table along the frame border. Nothing on plain tables."""
+    import cv2
+
+    detail = gray.astype(np.float32)
+    detail -= cv2.GaussianBlur(detail, (0, 0), 1.5)
+    energy = cv2.GaussianBlur(detail * detail, (0, 0), 3.0)
+    table_energy = float(np.median(_border_values(energy)))
+    if table_energy < PATTERNED_TABLE_ENERGY:
+        return []
+    mask = (energy < SMOOTH_FRACTION * table_energy).astype(np.uint8) * 255
+    # Closing fills the art's own detailed spots; the final dilation gives back the rim the energy blur took
+    # from each card.
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((11, 11), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    mask = cv2.dilate(mask, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    return list(contours)
+
+
 def _intersect(line_a, line_b):
     (p, u), (q, v) = line_a, line_b
     matrix = np.array([u, -v]).T
@@ -192,11 +218,16 @@ def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) 
     return np.array(refined)
 
 
-def _border_fraction(mask: np.ndarray) -> float:
-    height, width = mask.shape
+def _border_values(image: np.ndarray) -> np.ndarray:
+    """The pixels of a band along the frame's edge, taken to be table."""
+    height, width = image.shape[:2]
     band = max(4, int(0.05 * min(height, width)))
-    border = np.concatenate([mask[:band].ravel(), mask[-band:].ravel(), mask[:, :band].ravel(),
-                             mask[:, -band:].ravel()])
+    return np.concatenate([image[:band].ravel(), image[-band:].ravel(), image[:, :band].ravel(),
+                           image[:, -band:].ravel()])
+
+
+def _border_fraction(mask: np.ndarray) -> float:
+    border = _border_values(mask)
     return float(np.count_nonzero(border)) / border.size
 
 
@@ -251,6 +282,10 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
     for contour in _off_table_contours(small):
         quad = _quad_from_contour(contour, limits, solidity=0.7)
         if quad is not None and _edge_support(support, quad[1]) >= 0.5:
+            candidates.append(quad)
+    for contour in _smooth_region_contours(gray):
+        quad = _quad_from_contour(contour, limits, solidity=0.6)
+        if quad is not None:
             candidates.append(quad)
 
     # Largest first; drop near-duplicates (inner and outer edge of the same outline). Quads nested in a larger

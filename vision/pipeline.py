@@ -16,6 +16,7 @@ LONE_CARD = 0.85  # a card taken from a rejected outline must look at least this
 MAX_ROUGHNESS = 50.0  # median |Laplacian| of a card's small warp; printed cards measure 5-25, pure noise ~100
 MAX_QUADS = 60
 ASPECT_TOLERANCE = 0.28  # how far (relative) a quad's shape may be from 1, 2 or 3 cards, for tilt and corner error
+SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may move onto a nearby edge
 EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
 
 
@@ -114,42 +115,50 @@ class Recogniser:
         return result
 
     def _scan(self, frame) -> ScanResult:
-        from .detect import find_quads
+        import cv2
+
+        from .detect import find_quads, refine_at_full_resolution
         from .frames import limit_size, to_bgr8
-        from .features import card_features
 
         if self.model is None:
             return ScanResult(error=self.model_error)
         image, factor = limit_size(to_bgr8(frame))
+        gray = None  # the full-resolution grey frame, made only when an outline needs snapping to its edges
         taken: list[np.ndarray] = []  # corners of the cards accepted so far
         seen: list[SeenCard] = []
         for quad in find_quads(image)[:MAX_QUADS]:
             if self._inside(quad.mean(axis=0), taken):
                 continue
-            readings = []  # (score, card corners, probabilities) per split hypothesis
-            for error, axis, count in _split_hypotheses(quad):
-                for flip in (False, True):
-                    corners = _column_cards(quad, axis, count, flip)
-                    probabilities = self.model.probabilities(np.stack([card_features(image, c) for c in corners]))
-                    score = float(probabilities["card"][:, 0].mean()) - 0.5 * error
-                    readings.append((score, corners, probabilities))
-                if readings and max(r[0] for r in readings) > EARLY_ACCEPT:
-                    break
+            readings = self._readings(image, quad)
             if not readings:
                 continue
-            score, corners, probabilities = max(readings, key=lambda r: r[0])
+            best = max(readings, key=lambda r: r[0])
+            if best[0] < ACCEPT_COLUMN or min(p["card"][0] for p in best[2]) < KEEP_CARD:
+                # The outline may be off by a fraction of a card (a shadow or a neighbour welded to it): snap its
+                # sides onto the strongest edges nearby and read it again.
+                gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
+                short_side = min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+                snapped = refine_at_full_resolution(gray, quad, SNAP_REACH * short_side)
+                if np.abs(snapped - quad).max() > 1.0:
+                    readings += self._readings(image, snapped)
+                    best = max(readings, key=lambda r: r[0])
+            score, corners, probabilities = best
             if score >= ACCEPT_COLUMN:
-                chosen = [(c, probabilities, i) for i, c in enumerate(corners)]
+                chosen = list(zip(corners, probabilities))
             else:
                 # The outline was not the whole column (part of it hidden, or merged with something): keep only
                 # the cards that on their own look unmistakably like cards.
-                chosen = [(c, p, i) for _, cs, p in readings for i, c in enumerate(cs)
-                          if p["card"][i, 0] >= LONE_CARD]
-                chosen.sort(key=lambda item: -item[1]["card"][item[2], 0])
-            for points, probabilities, index in chosen:
-                if self._inside(points.mean(axis=0), taken) or _roughness(image, points) > MAX_ROUGHNESS:
+                chosen = [(c, p) for _, cs, ps in readings for c, p in zip(cs, ps) if p["card"][0] >= LONE_CARD]
+                chosen.sort(key=lambda item: -item[1]["card"][0])
+            for points, card_probabilities in chosen:
+                if self._inside(points.mean(axis=0), taken):
                     continue
-                card = self._card(points, probabilities, index, factor)
+                if card_probabilities["card"][0] < KEEP_CARD:
+                    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
+                    points, card_probabilities = self._snap_card(image, gray, points, card_probabilities)
+                if _roughness(image, points) > MAX_ROUGHNESS:
+                    continue
+                card = self._card(points, card_probabilities, factor)
                 if card is not None:
                     taken.append(points)
                     seen.append(card)
@@ -160,6 +169,39 @@ class Recogniser:
             seen = placed + middle
         return ScanResult(cards=seen)
 
+    def _readings(self, image: np.ndarray, quad: np.ndarray) -> list:
+        """(score, card corners, per-card probabilities) for each way of splitting the quad into a column, most
+        plausible first; stops early once one reads unmistakably as cards."""
+        from .features import card_features
+
+        readings = []
+        for error, axis, count in _split_hypotheses(quad):
+            for flip in (False, True):
+                corners = _column_cards(quad, axis, count, flip)
+                probabilities = self.model.probabilities(np.stack([card_features(image, c) for c in corners]))
+                per_card = [{head: values[i] for head, values in probabilities.items()} for i in range(count)]
+                score = float(probabilities["card"][:, 0].mean()) - 0.5 * error
+                readings.append((score, corners, per_card))
+            if readings and max(r[0] for r in readings) > EARLY_ACCEPT:
+                break
+        return readings
+
+    def _snap_card(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
+        """A doubtful card of an accepted column, its sides moved onto the nearest strong edges (the column's
+        outline can be a little off at one end); the snapped reading is kept if it looks more like a card."""
+        from .detect import refine_at_full_resolution
+        from .features import card_features
+
+        width = np.linalg.norm(points[1] - points[0])
+        snapped = refine_at_full_resolution(gray, points, SNAP_REACH * width / CARD_ASPECT)
+        if np.abs(snapped - points).max() <= 1.0:
+            return points, probabilities
+        values = self.model.probabilities(card_features(image, snapped)[None])
+        snapped_probabilities = {head: row[0] for head, row in values.items()}
+        if snapped_probabilities["card"][0] > probabilities["card"][0]:
+            return snapped, snapped_probabilities
+        return points, probabilities
+
     @staticmethod
     def _inside(point: np.ndarray, cards: list[np.ndarray]) -> bool:
         import cv2
@@ -167,16 +209,16 @@ class Recogniser:
         point = tuple(float(v) for v in point)
         return any(cv2.pointPolygonTest(other.astype(np.float32), point, False) >= 0 for other in cards)
 
-    def _card(self, points: np.ndarray, probabilities: dict, index: int, factor: float) -> SeenCard | None:
+    def _card(self, points: np.ndarray, probabilities: dict, factor: float) -> SeenCard | None:
         from .model import HEADS, best_parts
 
-        validity = float(probabilities["card"][index, 0])
+        validity = float(probabilities["card"][0])
         if validity < KEEP_CARD:
             return None
-        picks = {head: int(np.argmax(probabilities[head][index])) for head in ("legion", "ability")}
+        picks = {head: int(np.argmax(probabilities[head])) for head in ("legion", "ability")}
         parts, parts_probability = best_parts(
-            {part: float(probabilities[part][index, 0]) for part in ("legs", "torso", "head")})
-        confidence = min([validity, parts_probability] + [float(probabilities[h][index, picks[h]]) for h in picks])
+            {part: float(probabilities[part][0]) for part in ("legs", "torso", "head")})
+        confidence = min([validity, parts_probability] + [float(probabilities[h][picks[h]]) for h in picks])
         return SeenCard(
             legion=HEADS["legion"][picks["legion"]],
             parts=parts,

@@ -63,10 +63,10 @@ def open_camera(config, first_read_time: float | None = None, opener=None, raspb
     if raspberry_pi is None:
         raspberry_pi = on_raspberry_pi()
     if config.camera.source == "auto" and not raspberry_pi:
-        log.info("no camera on this machine (%s): the simulated table", guard.describe())
+        log.info("no camera on this machine: the simulated table")  # the guard has logged why
         guard.close()
         return None
-    log.warning("camera missing at start (%s); manual mode until it appears", guard.describe())
+    log.info("camera missing at start: manual mode until it appears")  # the guard has logged why
     return guard
 
 
@@ -139,6 +139,9 @@ def run_configured(config, calibration, notifier, size, windowed, simulate, lang
         return app.run(fullscreen=fullscreen, stop_after=stop_after, notifier=notifier)
     except KeyboardInterrupt:
         return 0
+    except pygame.error as error:  # no display to open (SDL_VIDEODRIVER, /dev/dri): say so, no traceback
+        print(f"companion: cannot open the display ({error})", file=sys.stderr)
+        return 1
     finally:
         log.info("stopping")
         if worker is not None:

@@ -29,6 +29,7 @@ class SettingsScene(Scene):
         preferences = self.app.preferences
         for key, value in values.items():
             setattr(preferences, key, value)
+        preferences.chosen |= set(values)  # kept in ui.json even when equal to the configuration's default
         if "lang" in values:
             self.app.lang = values["lang"]
         try:

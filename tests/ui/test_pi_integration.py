@@ -12,6 +12,7 @@ from companion.config import CameraConfig, Config, GameConfig
 from companion.hardware.camera_guard import CameraGuard
 from companion.ui.app import IDLE_WAIT_MS, idle_wait_ms
 from companion.ui.camera_worker import CameraWorker
+from companion.ui.nightmarium.base import without_details
 from companion.ui.preferences import Preferences
 from companion.ui.render import build_screen, make_app
 from companion.ui.run import open_camera
@@ -53,7 +54,8 @@ def test_a_camera_lost_mid_game_and_found_again_leaves_the_game_untouched():
     app.step([], 0.03)
     assert session.camera_lost and app.camera_connected is False
     assert "camera lost" in app.camera_message and "retrying in 1 s" in app.camera_message
-    app.render(pygame.Surface(app.size), force=True)  # the chip shows the guard's line (strict app: no error)
+    app.render(pygame.Surface(app.size), force=True)  # strict app: drawing the chip raised nothing
+    assert without_details(app.camera_message) == "camera lost, retrying in 1 s; manual mode"  # the chip's text
     clock.now += 0.5
     worker.step()  # too early for the next attempt: still lost
     app.step([], 0.03)
@@ -176,3 +178,15 @@ def test_the_configuration_game_section_is_the_default_and_ui_json_overrides_it(
     path.write_text(json.dumps({"lang": "xx", "edition": "pl2017"}), encoding="utf-8")
     bad = Preferences.load(path, defaults=admin)
     assert (bad.lang, bad.edition) == ("en", "pl2017"), "a bad value falls back to the configuration's"
+
+
+def test_a_choice_made_in_settings_is_kept_even_when_it_equals_the_configuration(tmp_path, monkeypatch):
+    from companion.ui.settings import SettingsScene
+
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path))
+    app = make_app((800, 480), strict=True)
+    app.preferences = Preferences.load(defaults=Preferences.from_config(Config()))
+    SettingsScene(app).change(lang="en")  # the players pick English, which the configuration also says
+    assert json.loads(Preferences.path().read_text(encoding="utf-8")) == {"lang": "en"}
+    admin = Preferences.from_config(Config(game=GameConfig(language="ru")))
+    assert Preferences.load(defaults=admin).lang == "en", "a later configuration change does not undo it"

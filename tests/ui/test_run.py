@@ -1,4 +1,5 @@
-"""`make run` on a machine with no camera and no GPIO: the app opens on the simulated table and saves the game."""
+"""`companion run`: the simulated table on a laptop, systemd notifications, the journal, refusing a bad
+configuration, and the configuration reaching preferences, saves and the camera worker."""
 import os
 import socket
 import sqlite3

@@ -16,6 +16,18 @@ from companion.ui.widgets import Button, draw_paragraph, draw_text, fit_font
 FLASH_SECONDS = 1.6  # how long a fresh announcement pulses (the only animation: the loop runs at 30 fps then)
 
 
+def without_details(message: str) -> str:
+    """The camera guard's line without its parenthesised technical reason ("camera lost, retrying in 4 s; manual
+    mode"): the chip shows its first clause, the camera view (touch the chip) the whole line."""
+    kept, depth = [], 0
+    for character in message:
+        depth += character == "("
+        if depth == 0:
+            kept.append(character)
+        depth -= character == ")" and depth > 0
+    return " ".join("".join(kept).split()).replace(" ,", ",")
+
+
 class SessionScene(Scene):
     follows_table = True  # the app hands camera/simulation messages to the topmost such scene
 
@@ -96,11 +108,14 @@ class SessionScene(Scene):
         elif mode == "manual":
             text, colour = self.t("camera.off"), theme.TEXT_DIM
         elif self.session.camera_lost:  # the guard's own line: why, and when it tries again
-            text, colour = self.app.camera_message or self.t("camera.lost"), theme.WARNING
+            message = self.app.camera_message
+            text = without_details(message).split(";")[0] if message else self.t("camera.lost")
+            colour = theme.WARNING
         else:
             text, colour = self.t("camera.ok"), theme.GOOD
-        font = layout.font(14, True)
-        width = min(font.size(text)[0] + layout.px(30), int(layout.width * 0.45))
+        widest = layout.px(285)  # clear of the deck count beside it
+        font = fit_font(text, widest - layout.px(30), layout.px(14), True, layout.px(11))
+        width = min(font.size(text)[0] + layout.px(30), widest)
         chip = pygame.Rect(right - width, centre_y - layout.px(12), width, layout.px(24))
         pygame.draw.rect(surface, theme.PANEL_LIGHT, chip, border_radius=chip.height // 2)
         pygame.draw.circle(surface, colour, (chip.left + layout.px(12), chip.centery), layout.px(5))

@@ -41,7 +41,12 @@ class CameraViewScene(SessionScene):
             size = (int(self._image.get_width() * scale), int(self._image.get_height() * scale))
             picture = pygame.transform.smoothscale(self._image, size)
             surface.blit(picture, picture.get_rect(center=area.center))
-        caption = self.t("camera.simulated") if self.session.mode == "simulated" else self.t("camera.ok")
+        if self.session.mode == "simulated":
+            caption = self.t("camera.simulated")
+        elif self.session.camera_lost:  # the camera guard's whole line: what failed, when it retries
+            caption = self.app.camera_message or self.t("camera.lost")
+        else:
+            caption = self.t("camera.ok")
         draw_text(surface, caption, layout.font(16), theme.TEXT_DIM, (px(200), layout.height - px(42)), "midleft",
                   max_width=layout.width - px(220))
         self.add_button(Button(pygame.Rect(px(14), layout.height - px(70), px(170), px(56)), self.t("common.back"),
