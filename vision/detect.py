@@ -12,10 +12,10 @@ from .cards import CARD_ASPECT
 
 WORK_LONG_SIDE = 640  # detection runs on a copy about this wide
 MIN_CARD_FRACTION = 0.045
-# Detail energy (mean squared high-pass, grey levels^2) of the frame border above which the table counts as finely
-# patterned (the checked tablecloth measures 25-700; wood, felt and plain tables under 20), and the fraction of it
+# Detail energy (mean squared high-pass over local brightness) of the frame border above which the table counts as
+# finely patterned, and the fraction of it
 # below which a region counts as smooth card.
-PATTERNED_TABLE_ENERGY = 60.0
+PATTERNED_TABLE_ENERGY = 0.0035
 SMOOTH_FRACTION = 0.3  # the smallest card width we look for, as a fraction of the frame's long side
 
 
@@ -155,8 +155,10 @@ def _smooth_region_contours(gray: np.ndarray):
     far smoother at the pattern's scale than the table along the frame border. Nothing on plain tables."""
     import cv2
 
-    detail = gray.astype(np.float32)
-    detail -= cv2.GaussianBlur(detail, (0, 0), 1.5)
+    # Relative to the local brightness, so a shadow over the cloth does not make it look smooth.
+    level = gray.astype(np.float32)
+    local = cv2.GaussianBlur(level, (0, 0), 1.5)
+    detail = (level - local) / (local + 8.0)
     energy = cv2.GaussianBlur(detail * detail, (0, 0), 3.0)
     table_energy = float(np.median(_border_values(energy)))
     if table_energy < PATTERNED_TABLE_ENERGY:

@@ -14,6 +14,8 @@ from pathlib import Path
 
 log = logging.getLogger(__name__)
 
+EXIT_BAD_CONFIGURATION = 78  # EX_CONFIG (sysexits.h): restarting cannot help until someone edits the file
+
 
 def on_raspberry_pi() -> bool:
     try:
@@ -72,7 +74,8 @@ def open_camera(config, first_read_time: float | None = None, opener=None, raspb
 
 def run(size=None, windowed: bool = False, simulate: bool = False, lang: str | None = None,
         stop_after: float | None = None) -> int:
-    """The app until the window closes (or stop_after seconds, for the smoke test). 1 on a bad configuration."""
+    """The app until the window closes (or stop_after seconds, for the smoke test). EXIT_BAD_CONFIGURATION when
+    the configuration cannot be used: systemd does not restart the service for it (RestartPreventExitStatus)."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from companion.config import ConfigError
     from companion.hardware.journal import configure_logging
@@ -86,7 +89,7 @@ def run(size=None, windowed: bool = False, simulate: bool = False, lang: str | N
         except ConfigError as error:
             print(f"companion: the configuration cannot be used, not starting.\n{error}", file=sys.stderr)
             notifier.status(f"not started: {error}")
-            return 1
+            return EXIT_BAD_CONFIGURATION
         log.info("starting with %s", config.describe())
         return run_configured(config, calibration, notifier, size, windowed, simulate, lang, stop_after)
     finally:

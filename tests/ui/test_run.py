@@ -103,7 +103,7 @@ def test_a_bad_configuration_refuses_to_start_and_names_file_line_key(tmp_path, 
     monkeypatch.setenv("COMPANION_CONFIG", str(bad))
     opened = []
     monkeypatch.setattr("companion.ui.app.App.run", lambda *args, **kwargs: opened.append(True) or 0)
-    assert main(["run", "--windowed"]) == 1
+    assert main(["run", "--windowed"]) == 78   # EX_CONFIG: systemd's RestartPreventExitStatus stops the retries
     error = capsys.readouterr().err
     assert f"{bad}, line 5: gpio.roll = 40 is not valid; expected a BCM GPIO number from 0 to 27" in error
     assert "Traceback" not in error
