@@ -75,11 +75,14 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
     rng = np.random.default_rng(seed)
     generator = SceneGenerator(seed, size=PATCH_SIZE, card_ids=[c.id for c in cards], use_scans=use_scans)
     rows = {head: ([], []) for head in HEADS}
+    sources = {head: [] for head in HEADS}  # the card each row shows (-1 for negatives), for cross-validation
     ids = [c.id for c in cards]
     facts = {c.id: c for c in cards}
 
     def add_positive(frame, corners, card):
         features = card_features(frame, corners)
+        for head in HEADS:
+            sources[head].append(card.id)
         rows["legion"][0].append(features); rows["legion"][1].append(HEADS["legion"].index(card.legion))
         for part in ("legs", "torso", "head"):
             rows[part][0].append(features); rows[part][1].append(0 if part in card.parts else 1)
@@ -87,6 +90,7 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
         rows["card"][0].append(features); rows["card"][1].append(0)
 
     def add_negative(frame, corners):
+        sources["card"].append(-1)
         rows["card"][0].append(card_features(frame, corners)); rows["card"][1].append(1)
 
     made = 0
@@ -125,6 +129,7 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
     for frame, corners, card in extra or ():
         for _ in range(20):
             add_positive(frame, jitter(np.asarray(corners, np.float64), rng, 0.012), card)
+    collect.sources = {head: np.array(ids_of_rows) for head, ids_of_rows in sources.items()}
     return {head: (np.array(x, np.float32), np.array(y)) for head, (x, y) in rows.items()}
 
 
