@@ -16,6 +16,7 @@ MIN_CARD_FRACTION = 0.045
 # finely patterned, and the fraction of it
 # below which a region counts as smooth card.
 PATTERNED_TABLE_ENERGY = 0.0035
+MAX_STRETCH = 2.5  # at most this brightening of a dim frame before edge detection
 SMOOTH_FRACTION = 0.3  # the smallest card width we look for, as a fraction of the frame's long side
 
 
@@ -220,6 +221,16 @@ def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) 
     return np.array(refined)
 
 
+def _stretched(small: np.ndarray) -> np.ndarray:
+    """The reduced frame brightened so its bright end sits near white: the edge thresholds are absolute, and in a
+    dim room every card outline would otherwise fall below them."""
+    import cv2
+
+    bright = float(np.percentile(small[::4, ::4], 99))
+    gain = min(MAX_STRETCH, 235.0 / max(bright, 1.0))
+    return small if gain < 1.1 else cv2.convertScaleAbs(small, alpha=gain)
+
+
 def _border_values(image: np.ndarray) -> np.ndarray:
     """The pixels of a band along the frame's edge, taken to be table."""
     height, width = image.shape[:2]
@@ -245,6 +256,7 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
         factor = WORK_LONG_SIDE / max(small.shape[:2])
         small = cv2.resize(small, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
     scale = small.shape[1] / width
+    small = _stretched(small)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     chroma = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)  # cheaper than Lab, and chroma is all we need here
     blurred = cv2.GaussianBlur(gray, (5, 5), 0)
