@@ -9,7 +9,8 @@ from companion.games.attic.controller import DiceButton
 from companion.games.attic.engine import FIGHT_RETRY_MODES, MAX_PLAYERS, MIN_PLAYERS, AtticGame
 from companion.ui import theme
 from companion.ui.games import art
-from companion.ui.games.common import PLAY_RANDOMNESS, GameRecord, GameScene, resume_saved, saved_sample
+from companion.ui.games.common import (PLAY_RANDOMNESS, GameRecord, GameScene, resume_saved, saved_sample,
+                                       setup_footer)
 from companion.ui.scene import Scene
 from companion.ui.screens import register_game, register_screen
 from companion.ui.widgets import Button, draw_paragraph, draw_text, fit_font, panel, split_columns, wrap_text
@@ -279,12 +280,7 @@ class AtticSetupScene(Scene):
             y += layout.px(70)
         hint = pygame.Rect(margin, y + layout.px(4), layout.width - 2 * margin, layout.px(60))
         draw_paragraph(surface, self.t(f"attic.setup_hint.{self.players}"), layout.font(17), theme.TEXT_DIM, hint)
-        self.add_button(Button(pygame.Rect(margin, layout.height - layout.px(76), layout.px(160), layout.px(60)),
-                               self.t("common.back"), self.back))
-        self.add_button(Button(pygame.Rect(layout.width - margin - layout.px(260), layout.height - layout.px(76),
-                                           layout.px(260), layout.px(60)), self.t("games.start"), self.start,
-                               primary=True))
-        self.draw_buttons(surface, layout)
+        setup_footer(self, surface, layout, margin)
 
 
 def start_attic(app) -> Scene:

@@ -62,6 +62,16 @@ def saved_sample(scene: "GameScene") -> "GameScene":
     return scene
 
 
+def setup_footer(scene: Scene, surface, layout: Layout, margin: int, enabled: bool = True) -> None:
+    """The Back and Start buttons every game's setup screen ends with."""
+    scene.add_button(Button(pygame.Rect(margin, layout.height - layout.px(76), layout.px(160), layout.px(60)),
+                            scene.t("common.back"), scene.back))
+    scene.add_button(Button(pygame.Rect(layout.width - margin - layout.px(260), layout.height - layout.px(76),
+                                        layout.px(260), layout.px(60)), scene.t("games.start"), scene.start,
+                            primary=True, enabled=enabled))
+    scene.draw_buttons(surface, layout)
+
+
 @dataclass
 class GameRecord:
     """The saved game behind one game's screens, shared by all of them (a screen pushed over another passes it

@@ -6,7 +6,7 @@ import pygame
 from companion.games.cthulhu.engine import GAME_END_MADNESS, MAX_PLAYERS, MIN_PLAYERS, CthulhuScores
 from companion.games.cthulhu.portals import PORTALS
 from companion.ui import theme
-from companion.ui.games.common import GameRecord, GameScene, resume_saved, saved_sample
+from companion.ui.games.common import GameRecord, GameScene, resume_saved, saved_sample, setup_footer
 from companion.ui.scene import Scene
 from companion.ui.screens import register_game, register_screen
 from companion.ui.widgets import Button, draw_paragraph, draw_text, fit_font, panel, split_columns, split_rows
@@ -316,12 +316,7 @@ class CthulhuSetupScene(Scene):
                 self.add_button(Button(cell, label(value), lambda value=value, field=field: self.choose(
                     **{field: value}), selected=getattr(self, field) == value))
             y += layout.px(80)
-        self.add_button(Button(pygame.Rect(margin, layout.height - layout.px(76), layout.px(160), layout.px(60)),
-                               self.t("common.back"), self.back))
-        self.add_button(Button(pygame.Rect(layout.width - margin - layout.px(260), layout.height - layout.px(76),
-                                           layout.px(260), layout.px(60)), self.t("games.start"), self.start,
-                               primary=True))
-        self.draw_buttons(surface, layout)
+        setup_footer(self, surface, layout, margin)
 
 
 def start_cthulhu(app) -> Scene:

@@ -12,7 +12,8 @@ from companion.games.nemesis.engine import (DRAW_KINDS, LAIRS, MAX_PLAYERS, Neme
 from companion.games.common.engine import DataFileError
 from companion.ui import icons, theme
 from companion.ui.games import art
-from companion.ui.games.common import PLAY_RANDOMNESS, GameRecord, GameScene, resume_saved, saved_sample
+from companion.ui.games.common import (PLAY_RANDOMNESS, GameRecord, GameScene, resume_saved, saved_sample,
+                                       setup_footer)
 from companion.ui.scene import Scene
 from companion.ui.screens import register_game, register_screen
 from companion.ui.widgets import Button, draw_paragraph, draw_text, fit_font, grid, panel, split_columns
@@ -401,12 +402,7 @@ class NemesisSetupScene(Scene):
         if self.problem:
             draw_paragraph(surface, self.problem, layout.font(16), theme.WARNING,
                            pygame.Rect(margin, layout.px(290), layout.width - 2 * margin, layout.px(90)))
-        self.add_button(Button(pygame.Rect(margin, layout.height - layout.px(76), layout.px(160), layout.px(60)),
-                               self.t("common.back"), self.back))
-        self.add_button(Button(pygame.Rect(layout.width - margin - layout.px(260), layout.height - layout.px(76),
-                                           layout.px(260), layout.px(60)), self.t("games.start"), self.start,
-                               primary=True, enabled=bool(self.chosen) and self.data is not None))
-        self.draw_buttons(surface, layout)
+        setup_footer(self, surface, layout, margin, enabled=bool(self.chosen) and self.data is not None)
 
 
 def start_nemesis(app) -> Scene:

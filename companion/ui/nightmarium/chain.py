@@ -53,7 +53,6 @@ class ChainScene(SessionScene):
         layout = self.begin_frame(surface)
         px = layout.px
         surface.fill(theme.BACKGROUND)
-        game = self.game
         margin = px(10)
         draw_text(surface, self.t("nm.chain"), layout.font(24, True), theme.ACCENT, (margin, px(8)))
         self.camera_chip(surface, layout, layout.width - margin, px(22))
@@ -122,7 +121,6 @@ class ChainScene(SessionScene):
     def draw_prompt(self, surface, layout, area) -> None:
         px = layout.px
         game, lang = self.game, self.app.lang
-        prompt = game.prompt
         y = area.top
         if self.session.announcements:
             self.announcement_strip(surface, layout, pygame.Rect(area.left, y, area.width, px(40)))
