@@ -17,6 +17,7 @@ MIN_CARD_FRACTION = 0.045
 # below which a region counts as smooth card.
 PATTERNED_TABLE_ENERGY = 0.0035
 MAX_STRETCH = 2.5  # at most this brightening of a dim frame before edge detection
+MIN_STRETCH = 1.1  # frames that need less are left alone (brightening costs edges, and so time)
 SMOOTH_FRACTION = 0.3  # the smallest card width we look for, as a fraction of the frame's long side
 
 
@@ -228,7 +229,7 @@ def _stretched(small: np.ndarray) -> np.ndarray:
 
     bright = float(np.percentile(small[::4, ::4], 99))
     gain = min(MAX_STRETCH, 235.0 / max(bright, 1.0))
-    return small if gain < 1.1 else cv2.convertScaleAbs(small, alpha=gain)
+    return small if gain < MIN_STRETCH else cv2.convertScaleAbs(small, alpha=gain)
 
 
 def _border_values(image: np.ndarray) -> np.ndarray:

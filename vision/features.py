@@ -8,27 +8,40 @@ from .cards import CARD_HEIGHT, CARD_WIDTH
 from .layout import BADGE_BOX, EMBLEM_BOX, STRIPE_BOX
 
 
-def _silhouette_layout() -> tuple[dict, int]:
+HIGHLIGHT_SIZE = (58, 62)  # badge warped at 0.4 px per scan pixel for the part highlights
+
+
+def _silhouette_layout() -> tuple[dict, int, dict | None]:
     import json
     from pathlib import Path
 
     path = Path(__file__).resolve().parent / "params" / "silhouette.json"
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        return {k: tuple(v) for k, v in data["part_centres"].items()}, int(data["radius"])
+        centres = {k: tuple(v) for k, v in data["part_centres"].items()}
+        templates = {k: np.asarray(v, np.float32).ravel() for k, v in data.get("part_templates", {}).items()}
+        if any(t.size != HIGHLIGHT_SIZE[0] * HIGHLIGHT_SIZE[1] for t in templates.values()):
+            templates = {}
+        return centres, int(data["radius"]), templates or None
     except (OSError, ValueError, KeyError, TypeError):
         # Measured once by vision.learn_layout; used when the file is missing.
-        return {"legs": (912, 131), "torso": (937, 112), "head": (953, 88)}, 16
+        return {"legs": (912, 131), "torso": (937, 112), "head": (953, 88)}, 16, None
 
 
-PART_CENTRES, PART_RADIUS = _silhouette_layout()
-HIGHLIGHT_SIZE = (58, 62)  # badge warped at 0.4 px per scan pixel for the part highlights
+PART_CENTRES, PART_RADIUS, PART_TEMPLATES = _silhouette_layout()
 
 EMBLEM_SIZE = (32, 50)  # width, height of the warped emblem patch
 BADGE_SIZE = (28, 30)  # the badge alone, for the silhouette's highlighted parts
 OVERVIEW_SIZE = (48, 31)  # the whole card, small, for colour statistics
 ORIENTATION_BINS = 8
 CELL = 4
+# Where card_features puts the two gradient-histogram blocks the nearest-neighbour heads compare.
+_EMBLEM_HOG_SIZE = (EMBLEM_SIZE[0] // CELL) * (EMBLEM_SIZE[1] // CELL) * ORIENTATION_BINS
+_SILHOUETTE_START = (_EMBLEM_HOG_SIZE + (EMBLEM_SIZE[0] // 2) * (EMBLEM_SIZE[1] // 2) + 28 + 2
+                     + BADGE_SIZE[0] * BADGE_SIZE[1])
+EMBLEM_HOG = slice(0, _EMBLEM_HOG_SIZE)
+SILHOUETTE_HOG = slice(_SILHOUETTE_START,
+                       _SILHOUETTE_START + (BADGE_SIZE[0] // CELL) * (BADGE_SIZE[1] // CELL) * ORIENTATION_BINS)
 
 
 def _box_matrix(corners: np.ndarray, box: tuple[int, int, int, int], size: tuple[int, int]):
@@ -76,21 +89,22 @@ def _channel_min(pixels: np.ndarray) -> np.ndarray:
 def _chroma_stats(regions: list[np.ndarray], white: np.ndarray) -> np.ndarray:
     """Per region: mean chromaticity (normalised r, g, b), the same over its saturated pixels, and mean saturation,
     after white balance. All regions in one pass: they are tiny, and numpy calls cost more than the arithmetic."""
-    sizes = [r.shape[0] * r.shape[1] for r in regions]
-    labels = np.repeat(np.arange(len(regions)), sizes)
+    sizes = np.array([r.shape[0] * r.shape[1] for r in regions])
     balanced = np.concatenate([r.reshape(-1, 3) for r in regions]).astype(np.float32) / white
     chroma = balanced / (balanced.sum(axis=1, keepdims=True) + 1e-3)
     saturation = 1 - 3 * _channel_min(chroma)
     weights = np.clip(saturation - 0.15, 0, None)
-    count = np.bincount(labels, minlength=len(regions)).astype(np.float64)
-    weight_sum = np.bincount(labels, weights, len(regions)) + 1e-3
-    stats = []
-    for channel in range(3):
-        stats.append(np.bincount(labels, chroma[:, channel], len(regions)) / count)
-    for channel in range(3):
-        stats.append(np.bincount(labels, chroma[:, channel] * weights, len(regions)) / weight_sum)
-    stats.append(np.bincount(labels, saturation, len(regions)) / count)
-    return np.stack(stats, axis=1).ravel()
+    # The regions lie one after another, so one segmented sum gives every region's totals at once.
+    columns = np.empty((len(chroma), 8), np.float64)
+    columns[:, :3] = chroma
+    columns[:, 3:6] = chroma * weights[:, None]
+    columns[:, 6] = saturation
+    columns[:, 7] = weights
+    totals = np.add.reduceat(columns, np.concatenate([[0], np.cumsum(sizes)[:-1]]), axis=0)
+    count = sizes.astype(np.float64)[:, None]
+    stats = np.concatenate([totals[:, :3] / count, totals[:, 3:6] / (totals[:, 7:8] + 1e-3), totals[:, 6:7] / count],
+                           axis=1)
+    return stats.ravel()
 
 
 def card_features(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
@@ -159,7 +173,12 @@ def _part_highlights(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
         levels.append((float(np.partition(values, rank)[rank]) - background) / scale)
     levels = np.array(levels)
     differences = np.array([levels[0] - levels[1], levels[1] - levels[2], levels[0] - levels[2]])
-    return np.concatenate([levels, differences])
+    # The same over each part's own shape, learned from the training scans (vision.learn_layout).
+    normalised = (whiteness - background) / scale
+    shaped = np.array([float(normalised @ PART_TEMPLATES[part]) if PART_TEMPLATES else 0.0
+                       for part in ("legs", "torso", "head")])
+    shaped_differences = np.array([shaped[0] - shaped[1], shaped[1] - shaped[2], shaped[0] - shaped[2]])
+    return np.concatenate([levels, differences, shaped, shaped_differences])
 
 
 def _silhouette(frame: np.ndarray, corners: np.ndarray, shrink: float) -> np.ndarray:

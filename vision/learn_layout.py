@@ -3,7 +3,8 @@
     python -m vision.learn_layout      # writes vision/params/silhouette.json
 
 For each part, the mean badge whiteness of cards with that part highlighted minus that of cards without it peaks
-at the part; the peak positions (scan pixels) are the only thing written.
+at the part; the peak positions (scan pixels) and that difference itself, coarsely sampled over the badge (the part's
+shape as a weight map), are the only things written.
 """
 from __future__ import annotations
 
@@ -30,14 +31,20 @@ def learn() -> dict:
     import cv2
 
     maps = [(badge_whiteness(load_scan(card)), card.parts) for card in training_cards()]
-    centres = {}
+    from .features import HIGHLIGHT_SIZE
+
+    centres, templates = {}, {}
     for part in ("legs", "torso", "head"):
         with_part = np.mean([w for w, parts in maps if part in parts], axis=0)
         without = np.mean([w for w, parts in maps if part not in parts], axis=0)
         difference = cv2.GaussianBlur(with_part - without, (0, 0), 4)
         y, x = np.unravel_index(int(np.argmax(difference)), difference.shape)
         centres[part] = [int(x + BADGE_BOX[0]), int(y + BADGE_BOX[1])]
-    return {"part_centres": centres, "radius": 20}
+        # Only where the part is clearly brighter when highlighted: the rest of the figure says nothing.
+        shape = cv2.resize(difference, HIGHLIGHT_SIZE, interpolation=cv2.INTER_AREA)
+        shape = np.clip(shape - 0.25 * shape.max(), 0, None)
+        templates[part] = np.round(shape / shape.sum(), 5).tolist()
+    return {"part_centres": centres, "radius": 20, "part_templates": templates}
 
 
 def main(argv=None) -> int:

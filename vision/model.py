@@ -3,6 +3,7 @@ a quad really is a card the right way up. The weights live in vision/params/mode
 from __future__ import annotations
 
 import json
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -43,6 +44,11 @@ class ModelError(Exception):
     pass
 
 
+def exemplars_path(model_path: Path | str) -> Path:
+    """The nearest-neighbour table that goes with a model's JSON file."""
+    return Path(model_path).with_suffix(".npz")
+
+
 def fit_ridge(features: np.ndarray, labels: np.ndarray, classes: int, regulariser: float,
               balanced: bool = False) -> np.ndarray:
     """Least squares to one-hot targets; `balanced` weighs every class equally however many rows it has."""
@@ -69,6 +75,7 @@ def softmax(scores: np.ndarray) -> np.ndarray:
 class CardModel:
     weights: dict[str, np.ndarray]
     about: dict
+    exemplars: "Exemplars | None" = None  # nearest-neighbour parts and ability, when trained with them
 
     def probabilities(self, features: np.ndarray) -> dict[str, np.ndarray]:
         features = np.atleast_2d(features)
@@ -91,17 +98,30 @@ class CardModel:
 
     @classmethod
     def load(cls, path: Path | str = DEFAULT_MODEL) -> "CardModel":
+        from .exemplars import Exemplars
+
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except FileNotFoundError:
             raise ModelError(f"no recogniser parameters at {path}: run `python -m vision.train`") from None
         except (OSError, ValueError) as error:
             raise ModelError(f"cannot read the recogniser parameters at {path}: {error}") from None
-        return cls.from_json(data)
+        model = cls.from_json(data)
+        exemplar_path = exemplars_path(path)
+        if exemplar_path.is_file():
+            try:
+                model.exemplars = Exemplars.load(exemplar_path)
+            except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+                raise ModelError(f"cannot read the recogniser parameters at {exemplar_path}: {error}") from None
+        return model
 
     def save(self, path: Path | str) -> None:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
+        if self.exemplars is not None:
+            self.exemplars.save(exemplars_path(path))
+        elif exemplars_path(path).is_file():
+            exemplars_path(path).unlink()  # a stale table from an earlier model must not be paired with this one
         temporary = path.with_suffix(".tmp")
         temporary.write_text(json.dumps(self.to_json(), separators=(",", ":")), encoding="utf-8")
         temporary.replace(path)  # a crash mid-write never leaves a half-written parameter file

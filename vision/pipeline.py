@@ -16,8 +16,10 @@ LONE_CARD = 0.85  # a card taken from a rejected outline must look at least this
 MAX_ROUGHNESS = 50.0  # median |Laplacian| of a card's small warp; printed cards measure 5-25, pure noise ~100
 MAX_QUADS = 60
 ASPECT_TOLERANCE = 0.28  # how far (relative) a quad's shape may be from 1, 2 or 3 cards, for tilt and corner error
+SNAP_MIN_SCORE = 0.05  # an outline reading worse than this is dropped without snapping or partial readings
 SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may move onto a nearby edge
-EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
+EARLY_ACCEPT = 0.85
+FEATURES = "features"  # key of a card's feature vector beside its probabilities  # a split scoring this well is taken without trying the less plausible ones
 
 
 @dataclass
@@ -70,6 +72,43 @@ def _column_cards(quad: np.ndarray, axis: str, count: int, flip: bool) -> list[n
     for rect in rects:
         points = cv2.perspectiveTransform(np.float32(rect).reshape(-1, 1, 2), matrix).reshape(4, 2)
         cards.append(np.roll(points.astype(np.float64), -roll, axis=0))
+    return cards
+
+
+def _end_spans(length: float, count: int) -> list[tuple[float, float]]:
+    """The card-deep spans at either end of a column `length` deep that holds `count` whole cards (one span when
+    they coincide); the cards in between would only be found if the ends are, so they are not tried."""
+    spans = [(0.0, CARD_DEPTH)]
+    if length - CARD_DEPTH > 0.1 * CARD_DEPTH:
+        spans.append((length - CARD_DEPTH, length))
+    return spans
+
+
+def _anchored_cards(quad: np.ndarray) -> list[np.ndarray]:
+    """Whole cards laid from either end of a quad that is only part of a column (the rest under a hand, or cut
+    off by glare): along each axis, as many card depths as fit, taken from each end, either way up."""
+    import cv2
+
+    q = quad
+    across = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    down = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    cards = []
+    for axis, length in (("down", down / across), ("across", across / down)):
+        count = min(3, int(length / CARD_DEPTH + 0.1))
+        if count < 1:
+            continue
+        if axis == "down":
+            canonical = np.float32([[0, 0], [1, 0], [1, length], [0, length]])
+            rects = [[(0, a), (1, a), (1, b), (0, b)] for a, b in _end_spans(length, count)]
+            rolls = (0, 2)
+        else:
+            canonical = np.float32([[0, 0], [length, 0], [length, 1], [0, 1]])
+            rects = [[(a, 0), (b, 0), (b, 1), (a, 1)] for a, b in _end_spans(length, count)]
+            rolls = (1, 3)
+        matrix = cv2.getPerspectiveTransform(canonical, np.float32(quad))
+        for rect in rects:
+            points = cv2.perspectiveTransform(np.float32(rect).reshape(-1, 1, 2), matrix).reshape(4, 2)
+            cards += [np.roll(points.astype(np.float64), -roll, axis=0) for roll in rolls]
     return cards
 
 
@@ -126,6 +165,7 @@ class Recogniser:
         gray = None  # the full-resolution grey frame, made only when an outline needs snapping to its edges
         taken: list[np.ndarray] = []  # corners of the cards accepted so far
         seen: list[SeenCard] = []
+        features: list[np.ndarray] = []  # of each card in `seen`
         for quad in find_quads(image)[:MAX_QUADS]:
             if self._inside(quad.mean(axis=0), taken):
                 continue
@@ -133,6 +173,8 @@ class Recogniser:
             if not readings:
                 continue
             best = max(readings, key=lambda r: r[0])
+            if best[0] < SNAP_MIN_SCORE:
+                continue  # nothing in it reads even faintly as a card: table, deck, hand or a fragment of art
             if best[0] < ACCEPT_COLUMN or min(p["card"][0] for p in best[2]) < KEEP_CARD:
                 # The outline may be off by a fraction of a card (a shadow or a neighbour welded to it): snap its
                 # sides onto the strongest edges nearby and read it again.
@@ -149,6 +191,8 @@ class Recogniser:
                 # The outline was not the whole column (part of it hidden, or merged with something): keep only
                 # the cards that on their own look unmistakably like cards.
                 chosen = [(c, p) for _, cs, ps in readings for c, p in zip(cs, ps) if p["card"][0] >= LONE_CARD]
+                if not chosen:
+                    chosen = self._lone_cards(image, _anchored_cards(quad), taken)
                 chosen.sort(key=lambda item: -item[1]["card"][0])
             for points, card_probabilities in chosen:
                 if self._inside(points.mean(axis=0), taken):
@@ -162,6 +206,9 @@ class Recogniser:
                 if card is not None:
                     taken.append(points)
                     seen.append(card)
+                    features.append(card_probabilities[FEATURES])
+        if seen and self.model.exemplars is not None:
+            seen = self._by_exemplars(seen, np.stack(features))
         if self.calibration is not None:
             from .geometry import assign
 
@@ -178,13 +225,41 @@ class Recogniser:
         for error, axis, count in _split_hypotheses(quad):
             for flip in (False, True):
                 corners = _column_cards(quad, axis, count, flip)
-                probabilities = self.model.probabilities(np.stack([card_features(image, c) for c in corners]))
-                per_card = [{head: values[i] for head, values in probabilities.items()} for i in range(count)]
+                features = np.stack([card_features(image, c) for c in corners])
+                probabilities = self.model.probabilities(features)
+                per_card = [{head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]}
+                            for i in range(count)]
                 score = float(probabilities["card"][:, 0].mean()) - 0.5 * error
                 readings.append((score, corners, per_card))
-            if readings and max(r[0] for r in readings) > EARLY_ACCEPT:
-                break
+                if score > EARLY_ACCEPT:
+                    return readings
         return readings
+
+    def _by_exemplars(self, cards: list[SeenCard], features: np.ndarray) -> list[SeenCard]:
+        """Parts and ability as most of the nearest training crops have them; the share that agree bounds the
+        confidence (a card half under a hand finds no consistent neighbours)."""
+        import dataclasses
+
+        from .model import HEADS, PART_SETS
+
+        votes = self.model.exemplars.vote(features)
+        (part_picks, part_shares), (ability_picks, ability_shares) = votes["parts"], votes["ability"]
+        return [dataclasses.replace(card, parts=PART_SETS[part_picks[i]], ability=HEADS["ability"][ability_picks[i]],
+                                    confidence=min(card.confidence, float(part_shares[i]), float(ability_shares[i])))
+                for i, card in enumerate(cards)]
+
+    def _lone_cards(self, image: np.ndarray, candidates: list[np.ndarray], taken: list[np.ndarray]) -> list:
+        """The candidate cards that on their own look unmistakably like cards, with their probabilities."""
+        from .features import card_features
+
+        candidates = [c for c in candidates if not self._inside(c.mean(axis=0), taken)]
+        if not candidates:
+            return []
+        features = np.stack([card_features(image, c) for c in candidates])
+        probabilities = self.model.probabilities(features)
+        found = [(c, {head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]})
+                 for i, c in enumerate(candidates)]
+        return sorted([item for item in found if item[1]["card"][0] >= LONE_CARD], key=lambda item: -item[1]["card"][0])
 
     def _snap_card(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
         """A doubtful card of an accepted column, its sides moved onto the nearest strong edges (the column's
@@ -196,8 +271,9 @@ class Recogniser:
         snapped = refine_at_full_resolution(gray, points, SNAP_REACH * width / CARD_ASPECT)
         if np.abs(snapped - points).max() <= 1.0:
             return points, probabilities
-        values = self.model.probabilities(card_features(image, snapped)[None])
-        snapped_probabilities = {head: row[0] for head, row in values.items()}
+        features = card_features(image, snapped)[None]
+        values = self.model.probabilities(features)
+        snapped_probabilities = {head: row[0] for head, row in values.items()} | {FEATURES: features[0]}
         if snapped_probabilities["card"][0] > probabilities["card"][0]:
             return snapped, snapped_probabilities
         return points, probabilities
@@ -218,7 +294,10 @@ class Recogniser:
         picks = {head: int(np.argmax(probabilities[head])) for head in ("legion", "ability")}
         parts, parts_probability = best_parts(
             {part: float(probabilities[part][0]) for part in ("legs", "torso", "head")})
-        confidence = min([validity, parts_probability] + [float(probabilities[h][picks[h]]) for h in picks])
+        if self.model.exemplars is None:
+            confidence = min([validity, parts_probability] + [float(probabilities[h][picks[h]]) for h in picks])
+        else:  # parts and ability are read again by _by_exemplars, which bounds the confidence with its votes
+            confidence = min(validity, float(probabilities["legion"][picks["legion"]]))
         return SeenCard(
             legion=HEADS["legion"][picks["legion"]],
             parts=parts,

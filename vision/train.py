@@ -75,14 +75,11 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
     rng = np.random.default_rng(seed)
     generator = SceneGenerator(seed, size=PATCH_SIZE, card_ids=[c.id for c in cards], use_scans=use_scans)
     rows = {head: ([], []) for head in HEADS}
-    sources = {head: [] for head in HEADS}  # the card each row shows (-1 for negatives), for cross-validation
     ids = [c.id for c in cards]
     facts = {c.id: c for c in cards}
 
     def add_positive(frame, corners, card):
         features = card_features(frame, corners)
-        for head in HEADS:
-            sources[head].append(card.id)
         rows["legion"][0].append(features); rows["legion"][1].append(HEADS["legion"].index(card.legion))
         for part in ("legs", "torso", "head"):
             rows[part][0].append(features); rows[part][1].append(0 if part in card.parts else 1)
@@ -90,7 +87,6 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
         rows["card"][0].append(features); rows["card"][1].append(0)
 
     def add_negative(frame, corners):
-        sources["card"].append(-1)
         rows["card"][0].append(card_features(frame, corners)); rows["card"][1].append(1)
 
     made = 0
@@ -129,7 +125,6 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
     for frame, corners, card in extra or ():
         for _ in range(20):
             add_positive(frame, jitter(np.asarray(corners, np.float64), rng, 0.012), card)
-    collect.sources = {head: np.array(ids_of_rows) for head, ids_of_rows in sources.items()}
     return {head: (np.array(x, np.float32), np.array(y)) for head, (x, y) in rows.items()}
 
 
@@ -143,13 +138,28 @@ def train(samples: int, seed: int, extra=None) -> CardModel:
     rows = collect(scanned, samples, seed, use_scans=True, extra=extra) if scanned else None
     standin_rows = collect(list(all_cards()), max(60, samples // 4), seed + 1, use_scans=False)
     if rows is None:
-        rows = standin_rows
+        all_rows = standin_rows
     else:
-        rows = {head: (np.concatenate([rows[head][0], standin_rows[head][0]]),
-                       np.concatenate([rows[head][1], standin_rows[head][1]])) for head in HEADS}
+        all_rows = {head: (np.concatenate([rows[head][0], standin_rows[head][0]]),
+                           np.concatenate([rows[head][1], standin_rows[head][1]])) for head in HEADS}
     about = {"trained_on": [c.scan for c in scanned], "samples": samples, "seed": seed,
              "note": "ridge-regression weights over vision.features.card_features; scans every 5th held out"}
-    return CardModel(fit(rows), about)
+    # The nearest-neighbour table is built from the scans alone when there are any: code-drawn stand-ins would
+    # only be near neighbours of each other.
+    positives = rows if scanned else standin_rows
+    return CardModel(fit(all_rows), about, exemplar_table(positives, seed))
+
+
+def exemplar_table(rows, seed: int):
+    from .exemplars import fit_exemplars
+    from .model import PART_SETS
+
+    features = rows["legion"][0]
+    highlighted = {part: rows[part][1] == 0 for part in ("legs", "torso", "head")}
+    combos = [tuple(part for part in ("legs", "torso", "head") if highlighted[part][i]) for i in range(len(features))]
+    part_sets = np.array([PART_SETS.index(c) if c in PART_SETS else -1 for c in combos])
+    printed = part_sets >= 0
+    return fit_exemplars(features[printed], part_sets[printed], rows["ability"][1][printed], seed)
 
 
 def main(argv=None) -> int:

@@ -1,0 +1,106 @@
+"""Pieces added for recall and accuracy (issue 3: 'any table surface', 'cards partly hidden by a hand', parts and
+ability read for cards the recogniser was not trained on): detection on a finely checked tablecloth, whole cards
+laid from either end of a partly hidden column, and the nearest-neighbour table's fit, vote and file round trip."""
+import numpy as np
+import pytest
+
+from vision.cards import CARD_ASPECT
+
+
+def _checked_table(height=960, width=1280, check=3):
+    ys, xs = np.mgrid[0:height, 0:width]
+    light = ((ys // check + xs // check) % 2).astype(bool)
+    frame = np.empty((height, width, 3), np.uint8)
+    frame[light] = (200, 190, 230)
+    frame[~light] = (60, 40, 150)
+    return frame
+
+
+def test_a_smooth_card_on_a_fine_checked_cloth_is_outlined():
+    import cv2
+
+    from vision.detect import find_quads
+
+    frame = _checked_table()
+    card = np.array([[400, 300], [700, 320], [688, 507], [388, 487]], np.float64)
+    # A smooth grey-brown face with the same mean brightness as the cloth: no plain edge or colour step to find.
+    cv2.fillConvexPoly(frame, card.astype(np.int32), (125, 115, 190))
+    quads = find_quads(frame)
+    assert any(np.abs(np.roll(quad, shift, axis=0) - card).max() < 12 for quad in quads for shift in range(4))
+
+
+def test_the_smooth_region_proposals_stay_quiet_on_a_plain_table():
+    from vision.detect import _smooth_region_contours
+
+    rng = np.random.default_rng(3)
+    plain = np.clip(rng.normal(120, 2, (480, 640)), 0, 255).astype(np.uint8)
+    assert _smooth_region_contours(plain) == []
+
+
+def test_whole_cards_are_laid_from_both_ends_of_a_partial_column():
+    from vision.pipeline import _anchored_cards
+
+    width = 300.0
+    depth = width / CARD_ASPECT
+    # A column outline 1.6 cards deep (the rest under a hand), stacked downwards.
+    quad = np.array([[100, 100], [100 + width, 100], [100 + width, 100 + 1.6 * depth], [100, 100 + 1.6 * depth]])
+    cards = _anchored_cards(quad)
+    top = np.array([[100, 100], [100 + width, 100], [100 + width, 100 + depth], [100, 100 + depth]])
+    bottom = top + [0, 0.6 * depth]
+
+    def present(expected):
+        return any(np.abs(np.roll(c, shift, axis=0) - expected).max() < 1 for c in cards for shift in range(4))
+
+    assert present(top) and present(bottom)
+    for corners in cards:  # each candidate, whichever axis it was laid along, has a card's shape
+        sides = np.linalg.norm(corners - np.roll(corners, -1, axis=0), axis=1)
+        assert max(sides) / min(sides) == pytest.approx(CARD_ASPECT, rel=0.02)
+
+
+def test_exemplars_vote_for_the_nearest_cluster_and_survive_a_file_round_trip(tmp_path):
+    from vision.exemplars import ExemplarHead, Exemplars
+
+    rng = np.random.default_rng(0)
+    centres = rng.normal(0, 1, (3, 40))
+    labels = np.repeat(np.arange(3), 60)
+    features = np.concatenate([np.zeros((180, 5)), centres[labels] + rng.normal(0, 0.2, (180, 40))], axis=1)
+    table = Exemplars({"parts": ExemplarHead.fit(slice(5, 45), features.astype(np.float32), labels)})
+    probes = np.concatenate([np.zeros((3, 5)), centres], axis=1).astype(np.float32)
+    picks, shares = table.vote(probes)["parts"]
+    assert picks.tolist() == [0, 1, 2] and (shares == 1).all()
+    path = tmp_path / "model.npz"
+    table.save(path)
+    again = Exemplars.load(path)
+    assert again.vote(probes)["parts"][0].tolist() == [0, 1, 2]
+
+
+def test_a_damaged_exemplar_file_is_a_clear_model_error(tmp_path):
+    import json
+
+    from vision.model import DEFAULT_MODEL, CardModel, ModelError, exemplars_path
+
+    model_path = tmp_path / "model.json"
+    model_path.write_text(json.dumps(json.loads(DEFAULT_MODEL.read_text())), encoding="utf-8")
+    exemplars_path(model_path).write_bytes(b"PK\x03\x04 half written")
+    with pytest.raises(ModelError, match="cannot read"):
+        CardModel.load(model_path)
+
+
+def test_the_nearest_neighbour_blocks_are_where_card_features_puts_them():
+    import cv2
+
+    from vision.features import EMBLEM_HOG, EMBLEM_SIZE, SILHOUETTE_HOG, _gradient_histograms, card_features, warp_box
+    from vision.layout import EMBLEM_BOX
+
+    rng = np.random.default_rng(1)
+    frame = np.clip(rng.normal(128, 40, (400, 600, 3)), 0, 255).astype(np.uint8)
+    corners = np.array([[100, 80], [300, 86], [297, 214], [97, 208]], np.float64)  # small: one warp
+    features = card_features(frame, corners)
+    assert SILHOUETTE_HOG.stop < len(features)
+
+    emblem = warp_box(frame, corners, EMBLEM_BOX, EMBLEM_SIZE)
+    gray = cv2.cvtColor(emblem, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    normalised = (gray - gray.mean()) / (gray.std() + 1e-3)
+    assert np.allclose(features[EMBLEM_HOG], _gradient_histograms(normalised), atol=1e-5)
+    block = features[SILHOUETTE_HOG] / 0.7
+    assert np.linalg.norm(block) == pytest.approx(1.0, abs=1e-3)  # a whole, normalised histogram block
