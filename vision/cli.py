@@ -1,7 +1,6 @@
 """`companion vision ...`: scan images, print the marker sheet, calibrate, benchmark, teach."""
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from pathlib import Path

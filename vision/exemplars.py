@@ -2,8 +2,8 @@
 histograms compared with those of many rendered training crops (different cards, light, tilt, size).
 
 With only 64 training cards, a linear classifier learns the cards rather than the figure; voting among the most
-similar crops generalises to unseen cards better (cross-validated over training cards: parts 81% -> 87%, ability
-92% -> 94%). Each block is projected on its leading principal directions, which keeps the stored table small and
+similar crops generalises to unseen cards better. The pipeline adds the vote shares to the linear classifier's
+probabilities (cross-validated over training cards: parts 81% linear, 87% votes, 88% both; ability 92%, 95%, 95%). Each block is projected on its leading principal directions, which keeps the stored table small and
 the search to one small matrix product per frame. Stored as `<model>.npz` next to the model's JSON: numbers only.
 """
 from __future__ import annotations
@@ -41,26 +41,21 @@ class ExemplarHead:
         projected = (features[:, self.columns] - self.mean) @ self.projection
         return projected / (np.linalg.norm(projected, axis=1, keepdims=True) + 1e-6)
 
-    def vote(self, features: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per row: the label most of the nearest exemplars carry, and the share of them that carry it."""
+    def vote(self, features: np.ndarray, classes: int) -> np.ndarray:
+        """Per row and class: the share of the nearest exemplars that carry that label."""
         similarity = self.embed(features) @ self.exemplars.T
         nearest = np.argpartition(-similarity, NEIGHBOURS, axis=1)[:, :NEIGHBOURS]
-        votes = self.labels[nearest]
-        picks, shares = [], []
-        for row in votes:
-            counts = np.bincount(row)
-            picks.append(int(counts.argmax()))
-            shares.append(counts.max() / NEIGHBOURS)
-        return np.array(picks), np.array(shares)
+        return np.stack([np.bincount(row, minlength=classes)[:classes] for row in self.labels[nearest]]) / NEIGHBOURS
 
 
 @dataclass
 class Exemplars:
     heads: dict[str, ExemplarHead]
 
-    def vote(self, features: np.ndarray) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    def vote(self, features: np.ndarray, classes: dict[str, int]) -> dict[str, np.ndarray]:
+        """Per head (with its number of classes): rows x classes vote shares."""
         features = np.atleast_2d(features).astype(np.float32)
-        return {name: head.vote(features) for name, head in self.heads.items()}
+        return {name: head.vote(features, classes[name]) for name, head in self.heads.items()}
 
     def save(self, path: Path) -> None:
         arrays = {}

@@ -6,10 +6,14 @@ import json
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .table_state import ABILITIES, LEGIONS
+
+if TYPE_CHECKING:
+    from .exemplars import Exemplars
 
 PARAMS_DIR = Path(__file__).resolve().parent / "params"
 DEFAULT_MODEL = PARAMS_DIR / "model.json"
@@ -27,17 +31,24 @@ HEADS = {
 SHARPNESS = 6.0  # turns ridge scores (about 0 or 1) into probabilities
 
 
-def best_parts(part_probabilities: dict[str, float]) -> tuple[tuple[str, ...], float]:
-    """The printed part combination most likely given each part's probability of being highlighted."""
+def part_set_probabilities(part_probabilities: dict[str, float]) -> np.ndarray:
+    """The probability of each printed part combination (PART_SETS order) given each part's probability of being
+    highlighted."""
     scored = []
     for combo in PART_SETS:
         probability = 1.0
         for part, p in part_probabilities.items():
             probability *= p if part in combo else 1 - p
-        scored.append((probability, combo))
-    total = sum(p for p, _ in scored) or 1.0
-    probability, combo = max(scored)
-    return combo, probability / total
+        scored.append(probability)
+    scored = np.array(scored)
+    return scored / (scored.sum() or 1.0)
+
+
+def best_parts(part_probabilities: dict[str, float]) -> tuple[tuple[str, ...], float]:
+    """The printed part combination most likely given each part's probability of being highlighted."""
+    probabilities = part_set_probabilities(part_probabilities)
+    best = int(np.argmax(probabilities))
+    return PART_SETS[best], float(probabilities[best])
 
 
 class ModelError(Exception):

@@ -165,7 +165,7 @@ class Recogniser:
         gray = None  # the full-resolution grey frame, made only when an outline needs snapping to its edges
         taken: list[np.ndarray] = []  # corners of the cards accepted so far
         seen: list[SeenCard] = []
-        features: list[np.ndarray] = []  # of each card in `seen`
+        readings_seen: list[dict] = []  # the probabilities and features of each card in `seen`
         for quad in find_quads(image)[:MAX_QUADS]:
             if self._inside(quad.mean(axis=0), taken):
                 continue
@@ -206,9 +206,9 @@ class Recogniser:
                 if card is not None:
                     taken.append(points)
                     seen.append(card)
-                    features.append(card_probabilities[FEATURES])
+                    readings_seen.append(card_probabilities)
         if seen and self.model.exemplars is not None:
-            seen = self._by_exemplars(seen, np.stack(features))
+            seen = self._by_exemplars(seen, readings_seen)
         if self.calibration is not None:
             from .geometry import assign
 
@@ -235,18 +235,27 @@ class Recogniser:
                     return readings
         return readings
 
-    def _by_exemplars(self, cards: list[SeenCard], features: np.ndarray) -> list[SeenCard]:
-        """Parts and ability as most of the nearest training crops have them; the share that agree bounds the
-        confidence (a card half under a hand finds no consistent neighbours)."""
+    def _by_exemplars(self, cards: list[SeenCard], probabilities: list[dict]) -> list[SeenCard]:
+        """Parts and ability by the linear classifier's probability plus the share of the nearest training crops
+        that agree; half that sum bounds the confidence (a card half under a hand finds no consistent neighbours)."""
         import dataclasses
 
-        from .model import HEADS, PART_SETS
+        from .model import HEADS, PART_SETS, part_set_probabilities
 
-        votes = self.model.exemplars.vote(features)
-        (part_picks, part_shares), (ability_picks, ability_shares) = votes["parts"], votes["ability"]
-        return [dataclasses.replace(card, parts=PART_SETS[part_picks[i]], ability=HEADS["ability"][ability_picks[i]],
-                                    confidence=min(card.confidence, float(part_shares[i]), float(ability_shares[i])))
-                for i, card in enumerate(cards)]
+        votes = self.model.exemplars.vote(np.stack([p[FEATURES] for p in probabilities]),
+                                          {"parts": len(PART_SETS), "ability": len(HEADS["ability"])})
+        linear_parts = np.array([part_set_probabilities({part: float(p[part][0]) for part in ("legs", "torso", "head")})
+                                 for p in probabilities])
+        linear_ability = np.stack([p["ability"] for p in probabilities])
+        parts_score = linear_parts + votes["parts"]
+        ability_score = linear_ability + votes["ability"]
+        read = []
+        for i, card in enumerate(cards):
+            parts, ability = int(parts_score[i].argmax()), int(ability_score[i].argmax())
+            confidence = min(card.confidence, parts_score[i, parts] / 2, ability_score[i, ability] / 2)
+            read.append(dataclasses.replace(card, parts=PART_SETS[parts], ability=HEADS["ability"][ability],
+                                            confidence=float(confidence)))
+        return read
 
     def _lone_cards(self, image: np.ndarray, candidates: list[np.ndarray], taken: list[np.ndarray]) -> list:
         """The candidate cards that on their own look unmistakably like cards, with their probabilities."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import CARD_ASPECT, CARD_HEIGHT, CARD_WIDTH, CORNER_RADIUS, CardFacts, all_cards, card_by_id, load_scan
+from .cards import CARD_ASPECT, CARD_HEIGHT, CARD_WIDTH, CORNER_RADIUS, all_cards, card_by_id, load_scan
 from .layout import EMBLEM_BOX
 from .standin import card_back, standin_face
 
@@ -231,7 +231,6 @@ class SceneGenerator:
                discard_id: int | None = None, deck: bool = False) -> Scene:
         """Draw `layout` with the given conditions. Creatures that do not fit on the table or in the frame are
         left out (and absent from the ground truth and the returned layout)."""
-        import cv2
 
         conditions = conditions or Conditions()
         rng = self.rng

@@ -12,7 +12,7 @@ import sys
 
 import numpy as np
 
-from .cards import CARD_HEIGHT, CardFacts, all_cards, training_cards
+from .cards import CardFacts, all_cards, training_cards
 from .features import card_features
 from .model import DEFAULT_MODEL, HEADS, CardModel, fit_ridge
 from .synthetic import Conditions, SceneGenerator

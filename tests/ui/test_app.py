@@ -198,7 +198,7 @@ def test_a_game_resumes_after_a_restart_and_lands_in_history_when_won(tmp_path):
 
 def test_a_corrupt_saved_state_gives_a_message_not_a_traceback():
     app = make_app((800, 480), strict=True)
-    game_id = app.store.new_game("nightmarium", "Ann · Bob", {"game": {"half": "written"}})
+    app.store.new_game("nightmarium", "Ann · Bob", {"game": {"half": "written"}})
     build_screen(app, "nightmarium-setup")
     app.top.resume()
     assert "cannot be read" in app.top.message
