@@ -30,21 +30,31 @@ def _order_quad(quad: np.ndarray) -> np.ndarray:
     return np.roll(quad, -start, axis=0)
 
 
+def _sides(quad: np.ndarray):
+    """For each side of the quad: its start, unit direction, unit normal and length; None if a side is degenerate."""
+    sides = []
+    for i in range(4):
+        a = quad[i]
+        direction = quad[(i + 1) % 4] - a
+        length = float(np.linalg.norm(direction))
+        if length < 1e-6:
+            return None
+        direction = direction / length
+        sides.append((a, direction, np.array([-direction[1], direction[0]]), length))
+    return sides
+
+
 def _refine_quad(hull: np.ndarray, quad: np.ndarray) -> np.ndarray:
     """Fit a line to the hull points along each side and intersect neighbours: rounded corners then do not pull
     the corners inwards."""
     import cv2
 
     points = hull.reshape(-1, 2).astype(np.float32)
+    sides = _sides(quad)
+    if sides is None:
+        return quad
     lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        direction = b - a
-        length = np.linalg.norm(direction)
-        if length < 1e-6:
-            return quad
-        direction /= length
-        normal = np.array([-direction[1], direction[0]])
+    for a, direction, normal, length in sides:
         along = (points - a) @ direction
         distance = np.abs((points - a) @ normal)
         # Keep the middle of each side: the rounded corners are at the ends.
@@ -56,12 +66,10 @@ def _refine_quad(hull: np.ndarray, quad: np.ndarray) -> np.ndarray:
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     refined = []
     for i in range(4):
-        (p, u), (q, v) = lines[i - 1], lines[i]
-        matrix = np.array([u, -v]).T
-        if abs(np.linalg.det(matrix)) < 1e-6:
+        corner = _intersect(lines[i - 1], lines[i])
+        if corner is None:
             return quad
-        t = np.linalg.solve(matrix, q - p)
-        refined.append(p + u[0:2] * t[0])
+        refined.append(corner)
     refined = np.array(refined)
     if np.abs(refined - quad).max() > 0.08 * np.linalg.norm(quad[1] - quad[0]) + 3:
         return quad
@@ -191,15 +199,11 @@ def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) 
 
     samples = np.linspace(0.15, 0.85, 14)
     offsets = np.linspace(-reach, reach, int(2 * reach) + 1)
+    sides = _sides(quad)
+    if sides is None:
+        return quad
     lines = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        direction = b - a
-        length = np.linalg.norm(direction)
-        if length < 1e-6:
-            return quad
-        direction = direction / length
-        normal = np.array([-direction[1], direction[0]])
+    for a, direction, normal, length in sides:
         bases = a + np.outer(samples * length, direction)
         points = bases[:, None, :] + offsets[None, :, None] * normal[None, None, :]
         profile = cv2.remap(gray, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),

@@ -34,28 +34,25 @@ class Layout:
         return pygame.Rect(0, 0, self.width, self.height)
 
 
-def split_columns(rect: pygame.Rect, count: int, gap: int = 0, weights: list[float] | None = None) -> list[pygame.Rect]:
+def _split(start: int, extent: int, count: int, gap: int, weights: list[float] | None) -> list[tuple[int, int]]:
+    """(offset, size) of `count` pieces of a span, `gap` apart, sized by `weights`."""
     weights = weights or [1.0] * count
-    usable = rect.width - gap * (count - 1)
+    usable = extent - gap * (count - 1)
     total = sum(weights)
-    rects, x = [], rect.x
+    pieces, position = [], start
     for weight in weights:
-        width = int(usable * weight / total)
-        rects.append(pygame.Rect(x, rect.y, width, rect.height))
-        x += width + gap
-    return rects
+        size = int(usable * weight / total)
+        pieces.append((position, size))
+        position += size + gap
+    return pieces
+
+
+def split_columns(rect: pygame.Rect, count: int, gap: int = 0, weights: list[float] | None = None) -> list[pygame.Rect]:
+    return [pygame.Rect(x, rect.y, width, rect.height) for x, width in _split(rect.x, rect.width, count, gap, weights)]
 
 
 def split_rows(rect: pygame.Rect, count: int, gap: int = 0, weights: list[float] | None = None) -> list[pygame.Rect]:
-    weights = weights or [1.0] * count
-    usable = rect.height - gap * (count - 1)
-    total = sum(weights)
-    rects, y = [], rect.y
-    for weight in weights:
-        height = int(usable * weight / total)
-        rects.append(pygame.Rect(rect.x, y, rect.width, height))
-        y += height + gap
-    return rects
+    return [pygame.Rect(rect.x, y, rect.width, height) for y, height in _split(rect.y, rect.height, count, gap, weights)]
 
 
 def grid(rect: pygame.Rect, count: int, columns: int, gap: int = 0) -> list[pygame.Rect]:

@@ -12,10 +12,10 @@ WIRING = Path(__file__).resolve().parents[2] / "hardware" / "wiring.md"
 BOARDS = {"Pi 4 B": "c03111", "Pi 5": "c04170"}
 
 
-def pin_table() -> list[dict[str, str]]:
-    """The rows of the markdown table whose header starts with "| Function | Config key |"."""
+def markdown_table(header_start: str) -> list[dict[str, str]]:
+    """The rows of the guide's markdown table whose header line starts with `header_start`."""
     lines = WIRING.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("| Function | Config key |"))
+    start = next(i for i, line in enumerate(lines) if line.startswith(header_start))
     header = [cell.strip() for cell in lines[start].strip("|").split("|")]
     rows = []
     for line in lines[start + 2:]:
@@ -23,6 +23,10 @@ def pin_table() -> list[dict[str, str]]:
             break
         rows.append(dict(zip(header, (cell.strip() for cell in line.strip("|").split("|")))))
     return rows
+
+
+def pin_table() -> list[dict[str, str]]:
+    return markdown_table("| Function | Config key |")
 
 
 def configured_rows() -> dict[str, dict[str, str]]:
@@ -78,15 +82,7 @@ def test_led_currents_stay_inside_the_gpio_budget():
 
 
 def camera_table() -> list[dict[str, str]]:
-    lines = WIRING.read_text(encoding="utf-8").splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith("| Camera | Field of view"))
-    header = [cell.strip() for cell in lines[start].strip("|").split("|")]
-    rows = []
-    for line in lines[start + 2:]:
-        if not line.startswith("|"):
-            break
-        rows.append(dict(zip(header, (cell.strip() for cell in line.strip("|").split("|")))))
-    return rows
+    return markdown_table("| Camera | Field of view")
 
 
 def test_camera_heights_follow_from_the_field_of_view_for_a_1_2_by_0_9_m_table():
