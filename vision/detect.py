@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import CARD_ASPECT
+from .pattern import without_pattern
 
 WORK_LONG_SIDE = 640  # detection runs on a copy about this wide
 MIN_CARD_FRACTION = 0.045
@@ -184,12 +185,16 @@ def _smooth_region_contours(gray: np.ndarray):
 
 
 def _intersect(line_a, line_b):
+    """Where two lines (point, direction) cross; None when they are (nearly) parallel. Cramer's rule: numpy's
+    general solver costs ten times more for a 2x2 system, and this runs thousands of times a frame."""
     (p, u), (q, v) = line_a, line_b
-    matrix = np.array([u, -v]).T
-    if abs(np.linalg.det(matrix)) < 1e-6:
+    ux, uy, vx, vy = float(u[0]), float(u[1]), float(v[0]), float(v[1])
+    determinant = vx * uy - ux * vy
+    if abs(determinant) < 1e-6:
         return None
-    t = np.linalg.solve(matrix, q - p)
-    return p + u * t[0]
+    dx, dy = float(q[0]) - float(p[0]), float(q[1]) - float(p[1])
+    t = (vx * dy - vy * dx) / determinant
+    return np.array([float(p[0]) + ux * t, float(p[1]) + uy * t])
 
 
 def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
@@ -261,8 +266,10 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
         factor = WORK_LONG_SIDE / max(small.shape[:2])
         small = cv2.resize(small, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
     scale = small.shape[1] / width
-    small = _stretched(small)
+    patterned = _stretched(small)
+    small = without_pattern(patterned)
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    patterned_gray = gray if small is patterned else cv2.cvtColor(patterned, cv2.COLOR_BGR2GRAY)
     chroma = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)  # cheaper than Lab, and chroma is all we need here
     blurred = cv2.GaussianBlur(gray, (5, 5), 0)
     chroma_blurred = [cv2.GaussianBlur(chroma[..., channel], (5, 5), 0) for channel in (1, 2)]
@@ -298,11 +305,11 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
             candidates.append(quad)
     # Textured tables (grain, checks) break the edge outlines; there, the colours the table does not have mark
     # the cards.
-    for contour in _off_table_contours(small):
+    for contour in _off_table_contours(patterned):
         quad = _quad_from_contour(contour, limits, solidity=0.7)
         if quad is not None and _edge_support(support, quad[1]) >= 0.5:
             candidates.append(quad)
-    for contour in _smooth_region_contours(gray):
+    for contour in _smooth_region_contours(patterned_gray):
         quad = _quad_from_contour(contour, limits, solidity=0.6)
         if quad is not None:
             candidates.append(quad)

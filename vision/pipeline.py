@@ -18,8 +18,10 @@ MAX_QUADS = 60
 ASPECT_TOLERANCE = 0.28  # how far (relative) a quad's shape may be from 1, 2 or 3 cards, for tilt and corner error
 SNAP_MIN_SCORE = 0.05  # an outline reading worse than this is dropped without snapping or partial readings
 SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may move onto a nearby edge
-EARLY_ACCEPT = 0.85
-FEATURES = "features"  # key of a card's feature vector beside its probabilities  # a split scoring this well is taken without trying the less plausible ones
+EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
+FEATURES = "features"  # key of a card's feature vector beside its probabilities
+MAX_CORNER_TRIES = 6  # outline corners tried as a card's corner per frame (each costs up to four readings)
+SNAP_CARD_BELOW = 0.9  # an accepted card reading less surely than this as a card is snapped and read again
 
 
 @dataclass
@@ -112,6 +114,40 @@ def _anchored_cards(quad: np.ndarray) -> list[np.ndarray]:
     return cards
 
 
+def _corner_cards(quad: np.ndarray, size: tuple[float, float]) -> list[list[np.ndarray]]:
+    """For each corner of an outline that is more than one card (a column merged with a hand, a shadow or its
+    neighbour): the cards of the frame's card size that could lie in that corner, along either side, either way
+    up; one list per corner."""
+    width, depth = size
+    tries = []
+    for i in range(4):
+        corner = quad[i]
+        along_next, along_previous = quad[(i + 1) % 4] - corner, quad[i - 1] - corner
+        length_next, length_previous = np.linalg.norm(along_next), np.linalg.norm(along_previous)
+        if min(length_next, length_previous) < 0.8 * depth:
+            continue
+        u, v = along_next / length_next, along_previous / length_previous
+        cards = []
+        for a, b, rolls in ((width, depth, (0, 2)), (depth, width, (3, 1))):
+            if length_next < 0.8 * a or length_previous < 0.8 * b:
+                continue
+            points = np.array([corner, corner + a * u, corner + a * u + b * v, corner + b * v])
+            cards += [np.roll(points, -roll, axis=0) for roll in rolls]
+        if cards:
+            tries.append(cards)
+    return tries
+
+
+def _card_size_near(point: np.ndarray, cards: list[np.ndarray]) -> tuple[float, float] | None:
+    """Width and depth in pixels of the accepted card nearest `point` (perspective makes them vary over the frame)."""
+    if not cards:
+        return None
+    nearest = min(cards, key=lambda c: np.linalg.norm(c.mean(axis=0) - point))
+    width = (np.linalg.norm(nearest[1] - nearest[0]) + np.linalg.norm(nearest[2] - nearest[3])) / 2
+    depth = (np.linalg.norm(nearest[3] - nearest[0]) + np.linalg.norm(nearest[2] - nearest[1])) / 2
+    return float(width), float(depth)
+
+
 def _roughness(image: np.ndarray, corners: np.ndarray) -> float:
     """How grainy the quad's content is: printed art is smooth at this scale, sensor noise is not."""
     import cv2
@@ -166,14 +202,29 @@ class Recogniser:
         taken: list[np.ndarray] = []  # corners of the cards accepted so far
         seen: list[SeenCard] = []
         readings_seen: list[dict] = []  # the probabilities and features of each card in `seen`
+        unexplained: list[np.ndarray] = []  # outlines that did not read as a column of cards
+
+        def accept(points, card_probabilities) -> bool:
+            if _roughness(image, points) > MAX_ROUGHNESS:
+                return False
+            card = self._card(points, card_probabilities, factor)
+            if card is None:
+                return False
+            taken.append(points)
+            seen.append(card)
+            readings_seen.append(card_probabilities)
+            return True
+
         for quad in find_quads(image)[:MAX_QUADS]:
             if self._inside(quad.mean(axis=0), taken):
                 continue
             readings = self._readings(image, quad)
             if not readings:
+                unexplained.append(quad)  # no whole number of cards fits it: perhaps cards merged with something
                 continue
             best = max(readings, key=lambda r: r[0])
             if best[0] < SNAP_MIN_SCORE:
+                unexplained.append(quad)
                 continue  # nothing in it reads even faintly as a card: table, deck, hand or a fragment of art
             if best[0] < ACCEPT_COLUMN or min(p["card"][0] for p in best[2]) < KEEP_CARD:
                 # The outline may be off by a fraction of a card (a shadow or a neighbour welded to it): snap its
@@ -193,20 +244,32 @@ class Recogniser:
                 chosen = [(c, p) for _, cs, ps in readings for c, p in zip(cs, ps) if p["card"][0] >= LONE_CARD]
                 if not chosen:
                     chosen = self._lone_cards(image, _anchored_cards(quad), taken)
+                if not chosen:
+                    unexplained.append(quad)
                 chosen.sort(key=lambda item: -item[1]["card"][0])
             for points, card_probabilities in chosen:
                 if self._inside(points.mean(axis=0), taken):
                     continue
-                if card_probabilities["card"][0] < KEEP_CARD:
+                if card_probabilities["card"][0] < SNAP_CARD_BELOW:
                     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
                     points, card_probabilities = self._snap_card(image, gray, points, card_probabilities)
-                if _roughness(image, points) > MAX_ROUGHNESS:
+                accept(points, card_probabilities)
+
+        # Outlines that were more than a column: a card of the frame's card size may lie in one of their corners.
+        tries = 0
+        for quad in unexplained:
+            size = _card_size_near(quad.mean(axis=0), taken)
+            if size is None:
+                break
+            for cards in _corner_cards(quad, size):
+                if tries >= MAX_CORNER_TRIES:
+                    break
+                if self._inside(cards[0].mean(axis=0), taken):
                     continue
-                card = self._card(points, card_probabilities, factor)
-                if card is not None:
-                    taken.append(points)
-                    seen.append(card)
-                    readings_seen.append(card_probabilities)
+                tries += 1
+                found = next((hit for candidate in cards for hit in self._lone_cards(image, [candidate], taken)), None)
+                if found is not None:
+                    accept(*found)
         if seen and self.model.exemplars is not None:
             seen = self._by_exemplars(seen, readings_seen)
         if self.calibration is not None:
