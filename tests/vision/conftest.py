@@ -21,3 +21,19 @@ def recogniser():
 def needs_scans():
     if not scans_available():
         pytest.skip("the card scans (../shared/cards or COMPANION_CARDS_DIR) are not available here")
+
+
+@pytest.fixture
+def checked_cloth():
+    """A maker of checked tablecloth frames: (height, width, check size in px, light BGR, dark BGR) -> frame."""
+    import numpy as np
+
+    def make(height, width, check, light_colour, dark_colour):
+        ys, xs = np.mgrid[0:height, 0:width]
+        light = ((ys // check + xs // check) % 2).astype(bool)
+        frame = np.empty((height, width, 3), np.uint8)
+        frame[light] = light_colour
+        frame[~light] = dark_colour
+        return frame
+
+    return make

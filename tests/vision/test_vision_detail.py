@@ -7,21 +7,12 @@ import pytest
 from vision.cards import CARD_ASPECT
 
 
-def _checked_table(height=960, width=1280, check=3):
-    ys, xs = np.mgrid[0:height, 0:width]
-    light = ((ys // check + xs // check) % 2).astype(bool)
-    frame = np.empty((height, width, 3), np.uint8)
-    frame[light] = (200, 190, 230)
-    frame[~light] = (60, 40, 150)
-    return frame
-
-
-def test_a_smooth_card_on_a_fine_checked_cloth_is_outlined():
+def test_a_smooth_card_on_a_fine_checked_cloth_is_outlined(checked_cloth):
     import cv2
 
     from vision.detect import find_quads
 
-    frame = _checked_table()
+    frame = checked_cloth(960, 1280, 3, (200, 190, 230), (60, 40, 150))
     card = np.array([[400, 300], [700, 320], [688, 507], [388, 487]], np.float64)
     # A smooth grey-brown face with the same mean brightness as the cloth: no plain edge or colour step to find.
     cv2.fillConvexPoly(frame, card.astype(np.int32), (125, 115, 190))

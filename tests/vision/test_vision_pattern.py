@@ -43,27 +43,23 @@ def test_the_packed_spectrum_gives_numpys_magnitude_and_filter(shape):
     assert np.abs(filtered - expected).max() < 1e-4
 
 
-def _cloth_with_card(check=6, height=481, width=640):
+def _cloth_with_card(checked_cloth, check):
     import cv2
 
-    ys, xs = np.mgrid[0:height, 0:width]
-    light = ((ys // check + xs // check) % 2).astype(bool)
-    frame = np.empty((height, width, 3), np.uint8)
-    frame[light] = (205, 200, 215)
-    frame[~light] = (50, 50, 160)
+    frame = checked_cloth(481, 640, check, (205, 200, 215), (50, 50, 160))
     card = np.array([[200, 150], [420, 165], [410, 310], [190, 295]], np.int32)
     cv2.fillConvexPoly(frame, card, (70, 150, 110))
     return cv2.GaussianBlur(frame, (0, 0), 1.0), card  # a camera's optics soften the checks' corners
 
 
 @pytest.mark.parametrize("check", [4, 6, 9])
-def test_a_checked_cloth_becomes_plain_and_the_card_stays(check):
+def test_a_checked_cloth_becomes_plain_and_the_card_stays(check, checked_cloth):
     import cv2
 
     from vision.detect import find_quads
     from vision.pattern import without_pattern
 
-    frame, card = _cloth_with_card(check)
+    frame, card = _cloth_with_card(checked_cloth, check)
     cleaned = without_pattern(frame)
     assert cleaned.shape == frame.shape and cleaned.dtype == np.uint8
     table = np.ones(frame.shape[:2], np.uint8)
