@@ -259,7 +259,7 @@ class Recogniser:
         tries = 0
         for quad in unexplained:
             size = _card_size_near(quad.mean(axis=0), taken)
-            if size is None:
+            if size is None or tries >= MAX_CORNER_TRIES:
                 break
             for cards in _corner_cards(quad, size):
                 if tries >= MAX_CORNER_TRIES:
@@ -334,8 +334,9 @@ class Recogniser:
         return sorted([item for item in found if item[1]["card"][0] >= LONE_CARD], key=lambda item: -item[1]["card"][0])
 
     def _snap_card(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
-        """A doubtful card of an accepted column, its sides moved onto the nearest strong edges (the column's
-        outline can be a little off at one end); the snapped reading is kept if it looks more like a card."""
+        """A doubtful card, its sides moved onto the nearest strong edges (a column's outline can be a little off
+        at one end, and a few pixels of corner error cost parts and ability); the snapped reading is kept if it
+        looks more like a card."""
         from .detect import refine_at_full_resolution
         from .features import card_features
 
