@@ -268,6 +268,11 @@ class _Search:
                     yield self._placement(change, Place, PlaceSeal)
             for card in dict.fromkeys(game.revealed):
                 yield DiscardRevealed(card)
+            # Last: a card placed where the camera never saw it, because the chain took it away again (Devourer
+            # eats the creature Herald's card has just started) before the table was still.
+            for move in game.legal_moves():
+                if isinstance(move, (Place, PlaceSeal)):
+                    yield move
         elif kind in ("executioner", "devourer"):
             for change in removals + replaced:
                 if change.creature_id is not None:
