@@ -30,6 +30,15 @@ def play(game: Game, bot: RandomPlayer, moves: int):
         yield bot.choose(game)
 
 
+def played(spec, bot_seed: int, steps: int) -> tuple[Game, RandomPlayer]:
+    """A game `steps` random moves in (fewer if it ends first), and the player that made them."""
+    game = new_game(spec)
+    bot = RandomPlayer(bot_seed)
+    for move in play(game, bot, steps):
+        game.push(move)
+    return game, bot
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(games, st.integers(0, 2**32))
 def test_random_play_keeps_every_invariant(spec, bot_seed):
@@ -46,10 +55,7 @@ def test_random_play_keeps_every_invariant(spec, bot_seed):
 @settings(max_examples=40, deadline=None)
 @given(games, st.integers(0, 2**32), st.integers(0, 300))
 def test_any_move_followed_by_undo_restores_the_exact_state(spec, bot_seed, steps):
-    game = new_game(spec)
-    bot = RandomPlayer(bot_seed)
-    for move in play(game, bot, steps):
-        game.push(move)
+    game, bot = played(spec, bot_seed, steps)
     if game.over:
         return
     before = json.dumps(game.to_json(), sort_keys=True)
@@ -64,10 +70,7 @@ def test_any_move_followed_by_undo_restores_the_exact_state(spec, bot_seed, step
 @given(games, st.integers(0, 2**32), st.integers(0, 400))
 def test_json_round_trip_resumes_the_same_game(spec, bot_seed, steps):
     """A saved game reloads to the same state, keeps its undo history, and plays on identically."""
-    game = new_game(spec)
-    bot = RandomPlayer(bot_seed)
-    for move in play(game, bot, steps):
-        game.push(move)
+    game, bot = played(spec, bot_seed, steps)
     saved = json.loads(json.dumps(game.to_json()))
     loaded = Game.from_json(saved)
     assert loaded.to_json() == saved
