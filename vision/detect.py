@@ -283,7 +283,6 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
             break
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-    support = cv2.dilate(edges, np.ones((3, 3), np.uint8))
 
     long_side = max(small.shape[:2])
     min_width = MIN_CARD_FRACTION * long_side
