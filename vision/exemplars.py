@@ -1,10 +1,12 @@
-"""Nearest-neighbour reading of the body parts and the ability: each card's silhouette and emblem gradient
-histograms compared with those of many rendered training crops (different cards, light, tilt, size).
+"""Nearest-prototype reading of the body parts and the ability: each card's silhouette and emblem gradient
+histograms compared with class prototypes learned from many rendered training crops (different cards, light,
+tilt, size).
 
 With only 64 training cards, a linear classifier learns the cards rather than the figure; voting among the most
-similar crops generalises to unseen cards better. The pipeline adds the vote shares to the linear classifier's
-probabilities (cross-validated over training cards: parts 81% linear, 87% votes, 88% both; ability 92%, 95%, 95%). Each block is projected on its leading principal directions, which keeps the stored table small and
-the search to one small matrix product per frame. Stored as `<model>.npz` next to the model's JSON: numbers only.
+similar prototypes generalises to unseen cards better. The pipeline adds the vote shares to the linear classifier's
+probabilities. Each block is projected on its leading principal directions; per class, k-means then condenses the
+crops into at most 64 prototypes, each the mean of at least 8 crops, so the stored table holds what a class looks
+like, never one crop's histogram. Stored as `<model>.npz` next to the model's JSON: numbers only (about 0.4 MB).
 """
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ import numpy as np
 NEIGHBOURS = 5
 DIMENSIONS = 128
 MAX_EXEMPLARS = 6000
+PROTOTYPES_PER_CLASS = 64
+MIN_MEMBERS = 8  # every stored prototype is the mean of at least this many crops, never one crop's histogram
 
 
 @dataclass
@@ -34,7 +38,7 @@ class ExemplarHead:
         projection = directions[:DIMENSIONS].T.astype(np.float32)
         head = cls(columns, mean.astype(np.float32), projection, np.zeros((0, projection.shape[1]), np.float32),
                    labels.astype(np.int16))
-        head.exemplars = head.embed(features)
+        head.exemplars, head.labels = prototypes(head.embed(features), labels)
         return head
 
     def embed(self, features: np.ndarray) -> np.ndarray:
@@ -42,10 +46,14 @@ class ExemplarHead:
         return projected / (np.linalg.norm(projected, axis=1, keepdims=True) + 1e-6)
 
     def vote(self, features: np.ndarray, classes: int) -> np.ndarray:
-        """Per row and class: the share of the nearest exemplars that carry that label."""
+        """Per row and class: the share of the nearest prototypes that carry that label (all zero when a model
+        taught from a few pictures has none)."""
+        neighbours = min(NEIGHBOURS, len(self.exemplars))
+        if neighbours == 0:
+            return np.zeros((len(features), classes))
         similarity = self.embed(features) @ self.exemplars.T
-        nearest = np.argpartition(-similarity, NEIGHBOURS, axis=1)[:, :NEIGHBOURS]
-        return np.stack([np.bincount(row, minlength=classes)[:classes] for row in self.labels[nearest]]) / NEIGHBOURS
+        nearest = np.argpartition(-similarity, neighbours - 1, axis=1)[:, :neighbours]
+        return np.stack([np.bincount(row, minlength=classes)[:classes] for row in self.labels[nearest]]) / neighbours
 
 
 @dataclass
@@ -86,6 +94,27 @@ class Exemplars:
                     head.exemplars.shape[1] != head.projection.shape[1] or len(head.labels) != len(head.exemplars):
                 raise ValueError("exemplar arrays of mismatched shapes")
         return cls(heads)
+
+
+def prototypes(embedded: np.ndarray, labels: np.ndarray, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Per label, k-means centres of its unit-length embeddings (renormalised), each the mean of at least
+    MIN_MEMBERS crops: the table keeps the shapes a class takes, not the crops it was learned from."""
+    import cv2
+
+    cv2.setRNGSeed(seed)
+    centres, centre_labels = [], []
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 30, 1e-4)
+    for label in np.unique(labels):
+        members = embedded[labels == label].astype(np.float32)
+        count = min(PROTOTYPES_PER_CLASS, len(members) // MIN_MEMBERS)
+        if count < 1:
+            continue  # too few crops to stand for their class without standing for single crops
+        _, assignment, means = cv2.kmeans(members, count, None, criteria, 3, cv2.KMEANS_PP_CENTERS)
+        sizes = np.bincount(assignment.ravel(), minlength=count)
+        for index in np.flatnonzero(sizes >= MIN_MEMBERS):
+            centres.append(means[index] / (np.linalg.norm(means[index]) + 1e-6))
+            centre_labels.append(label)
+    return np.array(centres, np.float32).reshape(-1, embedded.shape[1]), np.array(centre_labels, np.int16)
 
 
 def fit_exemplars(features: np.ndarray, part_sets: np.ndarray, abilities: np.ndarray, seed: int) -> Exemplars:

@@ -53,8 +53,8 @@ def test_exemplars_vote_for_the_nearest_cluster_and_survive_a_file_round_trip(tm
 
     rng = np.random.default_rng(0)
     centres = rng.normal(0, 1, (3, 40))
-    labels = np.repeat(np.arange(3), 60)
-    features = np.concatenate([np.zeros((180, 5)), centres[labels] + rng.normal(0, 0.2, (180, 40))], axis=1)
+    labels = np.repeat(np.arange(3), 200)  # enough crops per class for several prototypes each
+    features = np.concatenate([np.zeros((600, 5)), centres[labels] + rng.normal(0, 0.2, (600, 40))], axis=1)
     table = Exemplars({"parts": ExemplarHead.fit(slice(5, 45), features.astype(np.float32), labels)})
     probes = np.concatenate([np.zeros((3, 5)), centres], axis=1).astype(np.float32)
     shares = table.vote(probes, {"parts": 4})["parts"]
@@ -64,6 +64,35 @@ def test_exemplars_vote_for_the_nearest_cluster_and_survive_a_file_round_trip(tm
     table.save(path)
     again = Exemplars.load(path)
     assert again.vote(probes, {"parts": 4})["parts"].argmax(axis=1).tolist() == [0, 1, 2]
+
+
+def test_the_stored_table_holds_class_prototypes_never_a_single_crop():
+    """The scans are the publisher's art: what is stored from their crops is learned, each row a mean of several."""
+    from vision.exemplars import MIN_MEMBERS, PROTOTYPES_PER_CLASS, prototypes
+
+    rng = np.random.default_rng(2)
+    labels = np.concatenate([np.repeat(0, 700), np.repeat(1, 40), np.repeat(2, MIN_MEMBERS - 1)])
+    crops = rng.normal(0, 1, (len(labels), 16)).astype(np.float32)
+    crops /= np.linalg.norm(crops, axis=1, keepdims=True)
+    centres, centre_labels = prototypes(crops, labels)
+    counts = np.bincount(centre_labels, minlength=3)
+    assert 1 <= counts[0] <= PROTOTYPES_PER_CLASS and 1 <= counts[1] <= 40 // MIN_MEMBERS
+    assert counts[2] == 0  # too few crops to be summarised without storing single ones
+    assert np.allclose(np.linalg.norm(centres, axis=1), 1, atol=1e-4)
+    # No prototype is (a copy of) any one crop.
+    assert (centres @ crops.T).max() < 0.99
+
+
+def test_a_table_with_fewer_prototypes_than_voters_still_votes():
+    """A model taught from a few pictures (`vision teach`) may keep only a prototype or two, or none."""
+    from vision.exemplars import ExemplarHead
+
+    head = ExemplarHead(slice(0, 3), np.zeros(3, np.float32), np.eye(3, dtype=np.float32),
+                        np.eye(3, dtype=np.float32)[:2], np.array([1, 1], np.int16))
+    probe = np.array([[1.0, 0.1, 0.0]], np.float32)
+    assert head.vote(probe, 3).tolist() == [[0.0, 1.0, 0.0]]
+    head.exemplars, head.labels = head.exemplars[:0], head.labels[:0]
+    assert head.vote(probe, 3).tolist() == [[0.0, 0.0, 0.0]]
 
 
 def test_a_damaged_exemplar_file_is_a_clear_model_error(tmp_path):
