@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import CARD_ASPECT
-from .pattern import without_pattern
+from .pattern import card_mask, find_pattern, without_pattern
 
 WORK_LONG_SIDE = 640  # detection runs on a copy about this wide
 MIN_CARD_FRACTION = 0.045
@@ -267,7 +267,8 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
         small = cv2.resize(small, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
     scale = small.shape[1] / width
     patterned = _stretched(small)
-    small = without_pattern(patterned)
+    pattern = find_pattern(patterned)
+    small = without_pattern(patterned, pattern) if pattern is not None else patterned
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     patterned_gray = gray if small is patterned else cv2.cvtColor(patterned, cv2.COLOR_BGR2GRAY)
     chroma = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)  # cheaper than Lab, and chroma is all we need here
@@ -312,6 +313,13 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
         quad = _quad_from_contour(contour, limits, solidity=0.6)
         if quad is not None:
             candidates.append(quad)
+    if pattern is not None:
+        # Large or faint checks survive the global filter around the cards; the lattice test outlines them sharply.
+        outlines, _ = cv2.findContours(card_mask(patterned, pattern), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for contour in outlines:
+            quad = _quad_from_contour(contour, limits, solidity=0.7)
+            if quad is not None:
+                candidates.append(quad)
 
     # Largest first; drop near-duplicates (inner and outer edge of the same outline). Quads nested in a larger
     # one stay: the pipeline uses them when the larger quad turns out not to be a card or column.

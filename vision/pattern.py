@@ -1,19 +1,34 @@
-"""Remove a periodic table pattern (checked or striped cloth, regular weave) from a reduced frame.
+"""Find a periodic table pattern (checked or striped cloth, regular weave) in a reduced frame, and the cards on it.
 
 A repeating pattern is a handful of sharp peaks in the frame's spectrum; cards, hands and shadows are not
-periodic and spread their energy over all frequencies. Zeroing the peaks leaves the cards sharp on a table of
-the cloth's average colour, where the ordinary edge detector finds them. OpenCV's packed real spectrum (CCS) keeps
-this to a few milliseconds on the detection-size frame.
+periodic and spread their energy over all frequencies. Two views of the cards come from the peaks:
+
+- `without_pattern`: the peaks zeroed, which leaves the cards sharp on a table of the cloth's average colour. Being
+  a global filter, it also prints a faint negative of the checks onto every card.
+- `card_mask`: the strongest two peaks give the pattern's lattice. Shifted by one period the table looks the same,
+  half a period away it has its other colour, and its grey level is what the periodic part predicts; a card fails
+  one of these. The mask has pixel-sharp card outlines where the checks are large or low in contrast, and the
+  global filter leaves too much of them.
+
+OpenCV's packed real spectrum (CCS) keeps this to a few milliseconds on the detection-size frame.
 """
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 
 import numpy as np
 
 PEAK_RATIO = 4.5  # a frequency is part of the pattern when its magnitude is this many times its neighbourhood's
 LOWEST_PATTERN_FREQUENCY = 0.03  # cycles per pixel; below it lie the shapes of cards and shadows
 MIN_PEAK_SHARE = 0.12  # the peaks must carry this share of the frame's detail energy to count as a pattern
+MIN_LATTICE_ANGLE_COS = 0.8  # a second lattice direction must differ from the first by more than ~37 degrees
+SAME_AS_TABLE = 9.0  # largest colour step (0-255, any channel) between a table pixel and its shifted copy
+NOT_THE_TABLES_PHASE = 60.0  # grey levels between a table pixel and the periodic part's value there
+CONTRAST_SHARE = 0.4  # of the table's own half-period contrast, below which a pixel is a card's smooth patch
+# A few pixels of the far side of a tilted table are a fraction of a pixel out of period: thin seams of mismatch
+# along the checks' edges, opened away.
+SEAM_OPENING = 3
 
 
 def _packed_magnitude(ccs: np.ndarray) -> np.ndarray:
@@ -52,28 +67,6 @@ def _high_frequencies(height: int, width: int) -> np.ndarray:
     return (np.hypot(fy, fx) > LOWEST_PATTERN_FREQUENCY).astype(np.float32)
 
 
-def pattern_mask(gray: np.ndarray) -> np.ndarray | None:
-    """The half-plane gain (0 on the pattern's peaks, 1 elsewhere) for an even-sized grey image, or None when the
-    image has no strong periodic pattern."""
-    import cv2
-
-    height, width = gray.shape
-    level = gray.astype(np.float32)
-    spectrum = cv2.dft(level - float(level.mean()))
-    magnitude = _packed_magnitude(spectrum)
-    high = _high_frequencies(height, width)
-    # Rows wrap around (row H-1 neighbours row 0): blur a copy rolled so the zero frequency sits in the middle.
-    rolled = np.roll(magnitude, height // 2, axis=0)
-    background = np.roll(cv2.blur(rolled, (9, 9)), -(height // 2), axis=0)
-    peaks = (magnitude > PEAK_RATIO * background).astype(np.float32) * high
-    power = magnitude * magnitude
-    detail = float(np.vdot(power, high))
-    if detail <= 0 or float(np.vdot(power, peaks)) < MIN_PEAK_SHARE * detail:
-        return None
-    rolled_peaks = cv2.dilate(np.roll(peaks, height // 2, axis=0), np.ones((7, 7), np.uint8))
-    return 1.0 - np.roll(rolled_peaks, -(height // 2), axis=0)
-
-
 def _even_dft_size(size: int) -> int:
     import cv2
 
@@ -83,18 +76,71 @@ def _even_dft_size(size: int) -> int:
     return size
 
 
-def without_pattern(image: np.ndarray) -> np.ndarray:
-    """`image` (BGR uint8) with its periodic table pattern removed; the image itself when it has none."""
+def lattice_shifts(peaks: np.ndarray) -> list[np.ndarray]:
+    """The pattern's period vectors in pixels: the dual basis of its two strongest independent frequencies (one
+    vector for stripes)."""
+    first = peaks[0]
+    for candidate in peaks[1:]:
+        cosine = abs(float(candidate @ first)) / (np.linalg.norm(candidate) * np.linalg.norm(first))
+        if cosine < MIN_LATTICE_ANGLE_COS:
+            periods = np.linalg.inv(np.stack([first, candidate]))  # column j: k_i . T_j = 1 if i == j else 0
+            return [periods[:, 0], periods[:, 1]]
+    return [first / float(first @ first)]
+
+
+@dataclass
+class Pattern:
+    """A periodic pattern found in a frame: its notch (half-plane gain, 0 on the peaks), its peak frequencies (rows
+    of fx, fy in cycles per pixel, strongest first) and the frame's periodic grey part (the table as it would look
+    everywhere), all at the frame's padded, even DFT size."""
+
+    keep: np.ndarray
+    peaks: np.ndarray
+    periodic: np.ndarray
+
+
+def find_pattern(image: np.ndarray) -> Pattern | None:
+    """The (BGR uint8) image's periodic table pattern, or None when it has no strong one."""
     import cv2
 
     height, width = image.shape[:2]
-    padded_height, padded_width = _even_dft_size(height), _even_dft_size(width)
-    padding = (0, padded_height - height, 0, padded_width - width)
-    gray = cv2.copyMakeBorder(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), *padding, cv2.BORDER_REFLECT)
-    keep = pattern_mask(gray)
-    if keep is None:
+    padding = (0, _even_dft_size(height) - height, 0, _even_dft_size(width) - width)
+    level = cv2.copyMakeBorder(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), *padding, cv2.BORDER_REFLECT)
+    level = level.astype(np.float32)
+    padded_height, padded_width = level.shape
+    spectrum = cv2.dft(level - float(level.mean()))
+    magnitude = _packed_magnitude(spectrum)
+    high = _high_frequencies(padded_height, padded_width)
+    # Rows wrap around (row H-1 neighbours row 0): blur a copy rolled so the zero frequency sits in the middle.
+    middle = padded_height // 2
+    background = np.roll(cv2.blur(np.roll(magnitude, middle, axis=0), (9, 9)), -middle, axis=0)
+    peaks = (magnitude > PEAK_RATIO * background).astype(np.float32) * high
+    power = magnitude * magnitude
+    detail = float(np.vdot(power, high))
+    if detail <= 0 or float(np.vdot(power, peaks)) < MIN_PEAK_SHARE * detail:
+        return None
+    rows, columns = np.nonzero(peaks)
+    order = np.argsort(-magnitude[rows, columns])
+    rows, columns = rows[order], columns[order]
+    frequencies = np.stack([columns / padded_width,
+                            np.where(rows <= middle, rows, rows - padded_height) / padded_height], axis=1)
+    notch = np.roll(cv2.dilate(np.roll(peaks, middle, axis=0), np.ones((7, 7), np.uint8)), -middle, axis=0)
+    periodic = cv2.idft(spectrum * _packed_mask(notch, padded_width),
+                        flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT) + float(level.mean())
+    return Pattern(keep=1.0 - notch, peaks=frequencies, periodic=periodic)
+
+
+def without_pattern(image: np.ndarray, pattern: Pattern | None = None) -> np.ndarray:
+    """`image` (BGR uint8) with its periodic table pattern's peaks zeroed; the image itself when it has none."""
+    import cv2
+
+    pattern = pattern or find_pattern(image)
+    if pattern is None:
         return image
-    gain = _packed_mask(keep, padded_width)
+    height, width = image.shape[:2]
+    padded_height, padded_width = pattern.periodic.shape
+    padding = (0, padded_height - height, 0, padded_width - width)
+    gain = _packed_mask(pattern.keep, padded_width)
     cleaned = []
     for channel in cv2.split(cv2.copyMakeBorder(image, *padding, cv2.BORDER_REFLECT)):
         channel = channel.astype(np.float32)
@@ -103,3 +149,65 @@ def without_pattern(image: np.ndarray) -> np.ndarray:
         cleaned.append(cv2.idft(spectrum, flags=cv2.DFT_SCALE | cv2.DFT_REAL_OUTPUT)[:height, :width] + mean)
     merged = cv2.merge(cleaned)
     return np.clip(merged, 0, 255, out=merged).astype(np.uint8)
+
+
+def card_mask(image: np.ndarray, pattern: Pattern) -> np.ndarray:
+    """255 where the (BGR uint8) image is not the patterned table: the cards, hands and the like."""
+    return 255 - table_mask(image, lattice_shifts(pattern.peaks), pattern.periodic)
+
+
+def table_mask(image: np.ndarray, shifts: list[np.ndarray], periodic: np.ndarray) -> np.ndarray:
+    """255 where the (BGR) image matches itself shifted one period either way along some lattice direction, and
+    its grey level is near what the periodic part expects there (a card's white corner next to the cloth's white
+    checks matches its shifted copy, but not the red check the cloth has at that place)."""
+    import cv2
+
+    height, width = image.shape[:2]
+    level = cv2.GaussianBlur(image, (3, 3), 0)
+
+    def steps(shift):
+        """The colour step (largest over channels) from each pixel to the pixel `shift` away, either way."""
+        for sign in (1.0, -1.0):
+            move = np.float32([[1, 0, sign * shift[0]], [0, 1, sign * shift[1]]])
+            moved = cv2.warpAffine(level, move, (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                                   borderMode=cv2.BORDER_REFLECT)
+            blue, green, red = cv2.split(cv2.absdiff(moved, level))
+            yield cv2.max(cv2.max(blue, green), red)
+
+    mismatch = None
+    for shift in shifts:
+        for step in steps(shift):
+            mismatch = step if mismatch is None else cv2.min(mismatch, step)
+    # Half a period away (between lattice points) the checks have their other colour: the table has that
+    # contrast all round, a card's smooth patch has not.
+    halves = [(shifts[0] + shifts[1]) / 2, (shifts[0] - shifts[1]) / 2] if len(shifts) == 2 else [shifts[0] / 2]
+    contrasts = np.sort(np.stack([step for half in halves for step in steps(half)]), axis=0)
+    contrast = contrasts[-2]  # the second largest: a pixel by a card's side still has the cloth on one side
+    table_contrast = float(np.median(_border_band(contrast)))
+    alike = (mismatch <= SAME_AS_TABLE).astype(np.float32)
+    # The periodic part has no shadows: scale it by the local shading of the pixels that match their shifted copy.
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    periodic = periodic[:height, :width]
+    reach = max(float(np.linalg.norm(shift)) for shift in shifts)
+    window = (int(4 * reach) | 1,) * 2
+    shading = (cv2.blur(gray * alike, window) + 1.0) / (cv2.blur(periodic * alike, window) + 1.0)
+    unexpected = np.abs(gray - periodic * shading) > NOT_THE_TABLES_PHASE
+    flat = contrast < CONTRAST_SHARE * table_contrast if table_contrast > 2 * SAME_AS_TABLE else False
+    card = ((alike == 0) | unexpected | flat).astype(np.uint8) * 255
+    card = cv2.morphologyEx(card, cv2.MORPH_OPEN, np.ones((SEAM_OPENING, SEAM_OPENING), np.uint8))
+    # Within a card, only where its art changes over a period, or differs from the check the cloth has there, does
+    # it differ from the table: close the gaps between those places.
+    size = int(round(reach)) | 1
+    card = cv2.morphologyEx(card, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+    # Within a period of the frame's edge the shifted copy is a reflection, not the cloth: no evidence either way.
+    rim = int(np.ceil(reach))
+    card[:rim] = card[-rim:] = 0
+    card[:, :rim] = card[:, -rim:] = 0
+    return 255 - card
+
+
+def _border_band(image: np.ndarray) -> np.ndarray:
+    """The pixels of a band along the image's edge, taken to be table."""
+    band = max(4, int(0.05 * min(image.shape[:2])))
+    return np.concatenate([image[:band].ravel(), image[-band:].ravel(), image[:, :band].ravel(),
+                           image[:, -band:].ravel()])
