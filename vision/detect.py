@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from .cards import CARD_ASPECT
+from .frames import border_values
 from .pattern import card_mask, find_pattern, without_pattern
 
 WORK_LONG_SIDE = 640  # detection runs on a copy about this wide
@@ -171,7 +172,7 @@ def _smooth_region_contours(gray: np.ndarray):
     local = cv2.GaussianBlur(level, (0, 0), 1.5)
     detail = (level - local) / (local + 8.0)
     energy = cv2.GaussianBlur(detail * detail, (0, 0), 3.0)
-    table_energy = float(np.median(_border_values(energy)))
+    table_energy = float(np.median(border_values(energy)))
     if table_energy < PATTERNED_TABLE_ENERGY:
         return []
     mask = (energy < SMOOTH_FRACTION * table_energy).astype(np.uint8) * 255
@@ -241,16 +242,8 @@ def _stretched(small: np.ndarray) -> np.ndarray:
     return small if gain < MIN_STRETCH else cv2.convertScaleAbs(small, alpha=gain)
 
 
-def _border_values(image: np.ndarray) -> np.ndarray:
-    """The pixels of a band along the frame's edge, taken to be table."""
-    height, width = image.shape[:2]
-    band = max(4, int(0.05 * min(height, width)))
-    return np.concatenate([image[:band].ravel(), image[-band:].ravel(), image[:, :band].ravel(),
-                           image[:, -band:].ravel()])
-
-
 def _border_fraction(mask: np.ndarray) -> float:
-    border = _border_values(mask)
+    border = border_values(mask)
     return float(np.count_nonzero(border)) / border.size
 
 

@@ -53,3 +53,11 @@ def limit_size(frame: np.ndarray) -> tuple[np.ndarray, float]:
         return frame, 1.0
     factor = MAX_SIDE / long_side
     return cv2.resize(frame, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA), factor
+
+
+def border_values(image: np.ndarray) -> np.ndarray:
+    """The pixels of a band along the frame's edge, taken to be table."""
+    height, width = image.shape[:2]
+    band = max(4, int(0.05 * min(height, width)))
+    return np.concatenate([image[:band].ravel(), image[-band:].ravel(), image[:, :band].ravel(),
+                           image[:, -band:].ravel()])

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .frames import border_values
+
 PEAK_RATIO = 4.5  # a frequency is part of the pattern when its magnitude is this many times its neighbourhood's
 LOWEST_PATTERN_FREQUENCY = 0.03  # cycles per pixel; below it lie the shapes of cards and shadows
 MIN_PEAK_SHARE = 0.12  # the peaks must carry this share of the frame's detail energy to count as a pattern
@@ -152,17 +154,14 @@ def without_pattern(image: np.ndarray, pattern: Pattern | None = None) -> np.nda
 
 
 def card_mask(image: np.ndarray, pattern: Pattern) -> np.ndarray:
-    """255 where the (BGR uint8) image is not the patterned table: the cards, hands and the like."""
-    return 255 - table_mask(image, lattice_shifts(pattern.peaks), pattern.periodic)
-
-
-def table_mask(image: np.ndarray, shifts: list[np.ndarray], periodic: np.ndarray) -> np.ndarray:
-    """255 where the (BGR) image matches itself shifted one period either way along some lattice direction, and
-    its grey level is near what the periodic part expects there (a card's white corner next to the cloth's white
-    checks matches its shifted copy, but not the red check the cloth has at that place)."""
+    """255 where the (BGR uint8) image is not the patterned table: the cards, hands and the like. Table is where
+    the image matches itself shifted one period either way along some lattice direction, has the cloth's contrast
+    half a period away, and has the grey level the periodic part expects there (a card's white corner next to the
+    cloth's white checks matches its shifted copy, but not the red check the cloth has at that place)."""
     import cv2
 
     height, width = image.shape[:2]
+    shifts = lattice_shifts(pattern.peaks)
     level = cv2.GaussianBlur(image, (3, 3), 0)
 
     def steps(shift):
@@ -183,11 +182,11 @@ def table_mask(image: np.ndarray, shifts: list[np.ndarray], periodic: np.ndarray
     halves = [(shifts[0] + shifts[1]) / 2, (shifts[0] - shifts[1]) / 2] if len(shifts) == 2 else [shifts[0] / 2]
     contrasts = np.sort(np.stack([step for half in halves for step in steps(half)]), axis=0)
     contrast = contrasts[-2]  # the second largest: a pixel by a card's side still has the cloth on one side
-    table_contrast = float(np.median(_border_band(contrast)))
+    table_contrast = float(np.median(border_values(contrast)))
     alike = (mismatch <= SAME_AS_TABLE).astype(np.float32)
     # The periodic part has no shadows: scale it by the local shading of the pixels that match their shifted copy.
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    periodic = periodic[:height, :width]
+    periodic = pattern.periodic[:height, :width]
     reach = max(float(np.linalg.norm(shift)) for shift in shifts)
     window = (int(4 * reach) | 1,) * 2
     shading = (cv2.blur(gray * alike, window) + 1.0) / (cv2.blur(periodic * alike, window) + 1.0)
@@ -203,11 +202,4 @@ def table_mask(image: np.ndarray, shifts: list[np.ndarray], periodic: np.ndarray
     rim = int(np.ceil(reach))
     card[:rim] = card[-rim:] = 0
     card[:, :rim] = card[:, -rim:] = 0
-    return 255 - card
-
-
-def _border_band(image: np.ndarray) -> np.ndarray:
-    """The pixels of a band along the image's edge, taken to be table."""
-    band = max(4, int(0.05 * min(image.shape[:2])))
-    return np.concatenate([image[:band].ravel(), image[-band:].ravel(), image[:, :band].ravel(),
-                           image[:, -band:].ravel()])
+    return card
