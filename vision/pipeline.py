@@ -20,7 +20,14 @@ SNAP_MIN_SCORE = 0.05  # an outline reading worse than this is dropped without s
 SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may move onto a nearby edge
 EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
 FEATURES = "features"  # key of a card's feature vector beside its probabilities
+MAX_CORNER_SKEW = 16.0  # degrees a card's corner may be off a right angle (tilt and jitter make up to 11)
+MAX_OPPOSITE_RATIO = 1.12  # longest over shortest of a card's opposite sides (tilt makes up to 1.06)
+MIN_ASPECT = 0.78  # a card's width over depth, relative to the printed card (tilt makes 0.87-1.22)
+RESHAPE_MARGIN = 0.1  # a card put back into shape may read this much less surely as a card and still be taken
+MAX_NEIGHBOUR_TRIES = 8  # column neighbours of partly found columns tried per frame
 MAX_CORNER_TRIES = 6  # outline corners tried as a card's corner per frame (each costs up to four readings)
+MOVED_CORNER = 0.08  # a corner this far (in short sides) from its parallelogram completion may be cut or pulled
+MAX_VARIANTS = 3  # completed outlines tried per doubtful outline
 SNAP_CARD_BELOW = 0.9  # an accepted card reading less surely than this as a card is snapped and read again
 
 
@@ -75,6 +82,47 @@ def _column_cards(quad: np.ndarray, axis: str, count: int, flip: bool) -> list[n
         points = cv2.perspectiveTransform(np.float32(rect).reshape(-1, 1, 2), matrix).reshape(4, 2)
         cards.append(np.roll(points.astype(np.float64), -roll, axis=0))
     return cards
+
+
+def _doubtful(reading) -> bool:
+    """Whether a column reading (score, corners, per-card probabilities) is too weak to take as it is."""
+    score, _, probabilities = reading
+    return score < ACCEPT_COLUMN or min(p["card"][0] for p in probabilities) < KEEP_CARD
+
+
+def _side_contrast(gray: np.ndarray, quad: np.ndarray) -> float:
+    """The weakest of the quad's four sides, as the mean brightness step across it: a card's sides all lie on
+    its outline, a wrongly placed side crosses table or art."""
+    import cv2
+
+    t = np.linspace(0.15, 0.85, 12)[:, None]
+    steps = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        direction = (b - a) / (np.linalg.norm(b - a) + 1e-9)
+        normal = np.array([-direction[1], direction[0]]) * 2.0
+        points = a + (b - a) * t
+        inner, outer = (points + normal).astype(np.float32), (points - normal).astype(np.float32)
+        values = [cv2.remap(gray, p[:, 0].reshape(1, -1), p[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32) for p in (inner, outer)]
+        steps.append(float(np.abs(values[0] - values[1]).mean()))
+    return min(steps)
+
+
+def _completed_variants(gray: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
+    """The quad with one corner moved to where the other three put it (the fourth corner of their
+    parallelogram), for each corner that lies far from there: an outline whose corner was cut off (art as dark as
+    the table) or pulled out (a neighbour or shadow welded on). One wrong corner moves every corner's completion
+    as much, so the variants are ranked by how well all their sides lie on edges."""
+    short_side = min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+    variants = []
+    for i in range(4):
+        completed = quad[i - 1] + quad[(i + 1) % 4] - quad[(i + 2) % 4]
+        if np.linalg.norm(completed - quad[i]) > MOVED_CORNER * short_side:
+            variant = quad.copy()
+            variant[i] = completed
+            variants.append((_side_contrast(gray, variant), variant))
+    return [variant for _, variant in sorted(variants, key=lambda item: -item[0])][:MAX_VARIANTS]
 
 
 def _end_spans(length: float, count: int) -> list[tuple[float, float]]:
@@ -136,6 +184,40 @@ def _corner_cards(quad: np.ndarray, size: tuple[float, float]) -> list[list[np.n
         if cards:
             tries.append(cards)
     return tries
+
+
+def _card_shaped(card: np.ndarray) -> bool:
+    """Whether four corners can be one card seen by a camera tilted up to about 25 degrees: corners near right
+    angles, opposite sides nearly equal, sides in about the card's proportions."""
+    sides = card - np.roll(card, 1, axis=0)  # side i ends at corner i
+    lengths = np.linalg.norm(sides, axis=1)
+    if lengths.min() < 1e-6:
+        return False
+    following = np.roll(sides, -1, axis=0)
+    cosines = -(sides * following).sum(axis=1) / (lengths * np.roll(lengths, -1))
+    if np.abs(cosines).max() > np.sin(np.radians(MAX_CORNER_SKEW)):
+        return False
+    if max(lengths[0] / lengths[2], lengths[2] / lengths[0], lengths[1] / lengths[3], lengths[3] / lengths[1]) > \
+            MAX_OPPOSITE_RATIO:
+        return False
+    aspect = (lengths[1] + lengths[3]) / (lengths[0] + lengths[2]) / CARD_ASPECT
+    return MIN_ASPECT < aspect < 1 / MIN_ASPECT
+
+
+def _column_neighbours(card: np.ndarray) -> list[np.ndarray]:
+    """The places (own TL, TR, BR, BL) of the cards just above and just below `card` in its column."""
+    top_left, top_right, bottom_right, bottom_left = card
+    above = np.array([2 * top_left - bottom_left, 2 * top_right - bottom_right, top_right, top_left])
+    below = np.array([bottom_left, bottom_right, 2 * bottom_right - top_right, 2 * bottom_left - top_left])
+    return [above, below]
+
+
+def _in_frame(card: np.ndarray, shape) -> bool:
+    """Whether the card's centre and most of each corner lie inside the frame."""
+    height, width = shape[:2]
+    centre = card.mean(axis=0)
+    inner = card * 0.8 + centre * 0.2
+    return bool(np.all((inner[:, 0] >= 0) & (inner[:, 0] < width) & (inner[:, 1] >= 0) & (inner[:, 1] < height)))
 
 
 def _card_size_near(point: np.ndarray, cards: list[np.ndarray]) -> tuple[float, float] | None:
@@ -203,8 +285,13 @@ class Recogniser:
         seen: list[SeenCard] = []
         readings_seen: list[dict] = []  # the probabilities and features of each card in `seen`
         unexplained: list[np.ndarray] = []  # outlines that did not read as a column of cards
+        partial: list[np.ndarray] = []  # cards accepted without their column's whole outline
 
         def accept(points, card_probabilities) -> bool:
+            nonlocal gray
+            if not _card_shaped(points):
+                gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
+                points, card_probabilities = self._reshaped(image, gray, points, card_probabilities)
             if _roughness(image, points) > MAX_ROUGHNESS:
                 return False
             card = self._card(points, card_probabilities, factor)
@@ -226,7 +313,7 @@ class Recogniser:
             if best[0] < SNAP_MIN_SCORE:
                 unexplained.append(quad)
                 continue  # nothing in it reads even faintly as a card: table, deck, hand or a fragment of art
-            if best[0] < ACCEPT_COLUMN or min(p["card"][0] for p in best[2]) < KEEP_CARD:
+            if _doubtful(best):
                 # The outline may be off by a fraction of a card (a shadow or a neighbour welded to it): snap its
                 # sides onto the strongest edges nearby and read it again.
                 gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
@@ -235,6 +322,12 @@ class Recogniser:
                 if np.abs(snapped - quad).max() > 1.0:
                     readings += self._readings(image, snapped)
                     best = max(readings, key=lambda r: r[0])
+                for variant in _completed_variants(gray, quad) if _doubtful(best) else []:
+                    variant = refine_at_full_resolution(gray, variant, SNAP_REACH * short_side)
+                    readings += self._readings(image, variant)
+                    best = max(readings, key=lambda r: r[0])
+                    if not _doubtful(best):
+                        break
             score, corners, probabilities = best
             if score >= ACCEPT_COLUMN:
                 chosen = list(zip(corners, probabilities))
@@ -253,7 +346,8 @@ class Recogniser:
                 if card_probabilities["card"][0] < SNAP_CARD_BELOW:
                     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
                     points, card_probabilities = self._snap_card(image, gray, points, card_probabilities)
-                accept(points, card_probabilities)
+                if accept(points, card_probabilities) and score < ACCEPT_COLUMN:
+                    partial.append(points)
 
         # Outlines that were more than a column: a card of the frame's card size may lie in one of their corners.
         tries = 0
@@ -268,8 +362,26 @@ class Recogniser:
                     continue
                 tries += 1
                 found = next((hit for candidate in cards for hit in self._lone_cards(image, [candidate], taken)), None)
-                if found is not None:
-                    accept(*found)
+                if found is not None and accept(*found):
+                    partial.append(found[0])
+        # A card found without its whole column's outline (the rest under a hand, or welded to it) may have
+        # neighbours in its column: the same card shape, one card depth up or down, facing the same way.
+        grown = 0
+        while partial and grown < MAX_NEIGHBOUR_TRIES:
+            points = partial.pop(0)
+            for neighbour in _column_neighbours(points):
+                if grown >= MAX_NEIGHBOUR_TRIES or not _in_frame(neighbour, image.shape):
+                    continue
+                grown += 1
+                found = self._lone_cards(image, [neighbour], taken)
+                if not found:
+                    continue
+                neighbour, card_probabilities = found[0]
+                if card_probabilities["card"][0] < SNAP_CARD_BELOW:
+                    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
+                    neighbour, card_probabilities = self._snap_card(image, gray, neighbour, card_probabilities)
+                if accept(neighbour, card_probabilities):
+                    partial.append(neighbour)
         if seen and self.model.exemplars is not None:
             seen = self._by_exemplars(seen, readings_seen)
         if self.calibration is not None:
@@ -332,6 +444,30 @@ class Recogniser:
         found = [(c, {head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]})
                  for i, c in enumerate(candidates)]
         return sorted([item for item in found if item[1]["card"][0] >= LONE_CARD], key=lambda item: -item[1]["card"][0])
+
+    def _reshaped(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
+        """A card whose corners no camera could give one card (one corner pulled off by a neighbour, a shadow or
+        the art) with that corner put back where the other three say, its sides snapped onto the nearest edges;
+        the best-reading such card when it reads about as surely as a card, otherwise the card as it was."""
+        from .detect import refine_at_full_resolution
+        from .features import card_features
+
+        depth = min(np.linalg.norm(points - np.roll(points, -1, axis=0), axis=1))
+        candidates = []
+        for i in range(4):
+            variant = points.copy()
+            variant[i] = points[i - 1] + points[(i + 1) % 4] - points[(i + 2) % 4]
+            variant = refine_at_full_resolution(gray, variant, SNAP_REACH * depth)
+            if _card_shaped(variant):
+                candidates.append(variant)
+        if not candidates:
+            return points, probabilities
+        features = np.stack([card_features(image, c) for c in candidates])
+        values = self.model.probabilities(features)
+        best = int(np.argmax(values["card"][:, 0]))
+        if values["card"][best, 0] < max(KEEP_CARD, probabilities["card"][0] - RESHAPE_MARGIN):
+            return points, probabilities
+        return candidates[best], {head: row[best] for head, row in values.items()} | {FEATURES: features[best]}
 
     def _snap_card(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
         """A doubtful card, its sides moved onto the nearest strong edges (a column's outline can be a little off
