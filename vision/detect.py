@@ -162,19 +162,33 @@ def _off_table_contours(small: np.ndarray):
     return list(contours)
 
 
+def _detail_energy(gray: np.ndarray) -> np.ndarray:
+    """Mean squared fine detail around each pixel, relative to the local brightness (so a shadow over the cloth
+    does not make it look smooth)."""
+    import cv2
+
+    level = gray.astype(np.float32)
+    local = cv2.GaussianBlur(level, (0, 0), 1.5)
+    detail = (level - local) / (local + 8.0)
+    return cv2.GaussianBlur(detail * detail, (0, 0), 3.0)
+
+
 def _smooth_region_contours(gray: np.ndarray):
     """On a finely patterned table (checks, weave) even blurred edges fire everywhere; there, cards are the regions
     far smoother at the pattern's scale than the table along the frame border. Nothing on plain tables."""
     import cv2
 
-    # Relative to the local brightness, so a shadow over the cloth does not make it look smooth.
-    level = gray.astype(np.float32)
-    local = cv2.GaussianBlur(level, (0, 0), 1.5)
-    detail = (level - local) / (local + 8.0)
-    energy = cv2.GaussianBlur(detail * detail, (0, 0), 3.0)
-    table_energy = float(np.median(border_values(energy)))
+    # Most tables are plain: decide that from the border strips alone (with a margin wider than the blurs reach,
+    # so their values are those of the whole frame) before working over the whole frame.
+    height, width = gray.shape
+    band = max(4, int(0.05 * min(height, width)))
+    deep = band + 16
+    strips = [_detail_energy(gray[:deep])[:band], _detail_energy(gray[-deep:])[-band:],
+              _detail_energy(gray[:, :deep])[:, :band], _detail_energy(gray[:, -deep:])[:, -band:]]
+    table_energy = float(np.median(np.concatenate([strip.ravel() for strip in strips])))
     if table_energy < PATTERNED_TABLE_ENERGY:
         return []
+    energy = _detail_energy(gray)
     mask = (energy < SMOOTH_FRACTION * table_energy).astype(np.uint8) * 255
     # Closing fills the art's own detailed spots; the final dilation gives back the rim the energy blur took
     # from each card.

@@ -180,8 +180,15 @@ def card_mask(image: np.ndarray, pattern: Pattern) -> np.ndarray:
     # Half a period away (between lattice points) the checks have their other colour: the table has that
     # contrast all round, a card's smooth patch has not.
     halves = [(shifts[0] + shifts[1]) / 2, (shifts[0] - shifts[1]) / 2] if len(shifts) == 2 else [shifts[0] / 2]
-    contrasts = np.sort(np.stack([step for half in halves for step in steps(half)]), axis=0)
-    contrast = contrasts[-2]  # the second largest: a pixel by a card's side still has the cloth on one side
+    # The second largest step: a pixel by a card's side still has the cloth on one side. Kept as a running pair
+    # of largest and second largest: sorting the stack costs several milliseconds a frame.
+    largest = contrast = None
+    for step in (step for half in halves for step in steps(half)):
+        if largest is None:
+            largest, contrast = step, np.zeros_like(step)
+        else:
+            contrast = cv2.max(contrast, cv2.min(largest, step))
+            largest = cv2.max(largest, step)
     table_contrast = float(np.median(border_values(contrast)))
     alike = (mismatch <= SAME_AS_TABLE).astype(np.float32)
     # The periodic part has no shadows: scale it by the local shading of the pixels that match their shifted copy.

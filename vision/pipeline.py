@@ -23,6 +23,7 @@ FEATURES = "features"  # key of a card's feature vector beside its probabilities
 MAX_CORNER_SKEW = 16.0  # degrees a card's corner may be off a right angle (tilt and jitter make up to 11)
 MAX_OPPOSITE_RATIO = 1.12  # longest over shortest of a card's opposite sides (tilt makes up to 1.06)
 MIN_ASPECT = 0.78  # a card's width over depth, relative to the printed card (tilt makes 0.87-1.22)
+RESHAPE_TRIES = 2  # corners put back per misshapen card, best-placed first
 RESHAPE_MARGIN = 0.1  # a card put back into shape may read this much less surely as a card and still be taken
 MAX_NEIGHBOUR_TRIES = 8  # column neighbours of partly found columns tried per frame
 MAX_CORNER_TRIES = 6  # outline corners tried as a card's corner per frame (each costs up to four readings)
@@ -324,7 +325,7 @@ class Recogniser:
                     best = max(readings, key=lambda r: r[0])
                 for variant in _completed_variants(gray, quad) if _doubtful(best) else []:
                     variant = refine_at_full_resolution(gray, variant, SNAP_REACH * short_side)
-                    readings += self._readings(image, variant)
+                    readings += self._readings(image, variant, hypotheses=1)
                     best = max(readings, key=lambda r: r[0])
                     if not _doubtful(best):
                         break
@@ -347,7 +348,7 @@ class Recogniser:
                     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
                     points, card_probabilities = self._snap_card(image, gray, points, card_probabilities)
                 if accept(points, card_probabilities) and score < ACCEPT_COLUMN:
-                    partial.append(points)
+                    partial.append(taken[-1])  # as accepted, perhaps put back into shape
 
         # Outlines that were more than a column: a card of the frame's card size may lie in one of their corners.
         tries = 0
@@ -363,7 +364,7 @@ class Recogniser:
                 tries += 1
                 found = next((hit for candidate in cards for hit in self._lone_cards(image, [candidate], taken)), None)
                 if found is not None and accept(*found):
-                    partial.append(found[0])
+                    partial.append(taken[-1])
         # A card found without its whole column's outline (the rest under a hand, or welded to it) may have
         # neighbours in its column: the same card shape, one card depth up or down, facing the same way.
         grown = 0
@@ -381,7 +382,7 @@ class Recogniser:
                     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
                     neighbour, card_probabilities = self._snap_card(image, gray, neighbour, card_probabilities)
                 if accept(neighbour, card_probabilities):
-                    partial.append(neighbour)
+                    partial.append(taken[-1])
         if seen and self.model.exemplars is not None:
             seen = self._by_exemplars(seen, readings_seen)
         if self.calibration is not None:
@@ -391,13 +392,13 @@ class Recogniser:
             seen = placed + middle
         return ScanResult(cards=seen)
 
-    def _readings(self, image: np.ndarray, quad: np.ndarray) -> list:
+    def _readings(self, image: np.ndarray, quad: np.ndarray, hypotheses: int | None = None) -> list:
         """(score, card corners, per-card probabilities) for each way of splitting the quad into a column, most
-        plausible first; stops early once one reads unmistakably as cards."""
+        plausible first (at most `hypotheses` of them); stops early once one reads unmistakably as cards."""
         from .features import card_features
 
         readings = []
-        for error, axis, count in _split_hypotheses(quad):
+        for error, axis, count in _split_hypotheses(quad)[:hypotheses]:
             for flip in (False, True):
                 corners = _column_cards(quad, axis, count, flip)
                 features = np.stack([card_features(image, c) for c in corners])
@@ -454,9 +455,7 @@ class Recogniser:
 
         depth = min(np.linalg.norm(points - np.roll(points, -1, axis=0), axis=1))
         candidates = []
-        for i in range(4):
-            variant = points.copy()
-            variant[i] = points[i - 1] + points[(i + 1) % 4] - points[(i + 2) % 4]
+        for variant in _completed_variants(gray, points)[:RESHAPE_TRIES]:
             variant = refine_at_full_resolution(gray, variant, SNAP_REACH * depth)
             if _card_shaped(variant):
                 candidates.append(variant)
