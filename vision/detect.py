@@ -6,6 +6,8 @@ the pipeline, which tries the plausible splits and keeps the one the classifier 
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .cards import CARD_ASPECT
@@ -20,7 +22,24 @@ MIN_CARD_FRACTION = 0.045
 PATTERNED_TABLE_ENERGY = 0.0035
 MAX_STRETCH = 2.5  # at most this brightening of a dim frame before edge detection
 MIN_STRETCH = 1.1  # frames that need less are left alone (brightening costs edges, and so time)
+CORNER_EPSILON = 0.01  # outline simplification for corner finding, as a share of the perimeter
+MAX_CORNER_COSINE = 0.5  # corners between 60 and 120 degrees count as right angles seen through a tilt
+MAX_CORNERS = 16  # corners of non-quad outlines handed on per frame
 SMOOTH_FRACTION = 0.3  # the smallest card width we look for, as a fraction of the frame's long side
+
+
+class Corner(NamedTuple):
+    """A corner of an outline, where a card may lie: the point where its two straight sides meet, their directions
+    (unit vectors) and lengths, in frame pixels."""
+
+    point: np.ndarray
+    along: tuple[np.ndarray, np.ndarray]
+    lengths: tuple[float, float]
+
+
+class Outlines(NamedTuple):
+    quads: list[np.ndarray]  # card or column outlines, largest first
+    corners: list[Corner]  # right-angled corners of larger outlines that are no quad (a column merged with an arm)
 
 
 def _order_quad(quad: np.ndarray) -> np.ndarray:
@@ -135,6 +154,30 @@ def _quad_from_contour(contour, limits, solidity: float | None = None):
     if sides.min() < 0.5 * min_width / CARD_ASPECT or sides.max() / sides.min() > 4.2:
         return None
     return quad_area, _refine_quad(hull, _order_quad(quad))
+
+
+def _right_angled_corners(contour, min_side: float) -> list[Corner]:
+    """The convex corners of a contour's simplified outline whose sides are both long and meet at roughly a
+    right angle (as a card's do through a tilted camera)."""
+    import cv2
+
+    polygon = cv2.approxPolyDP(contour, CORNER_EPSILON * cv2.arcLength(contour, True), True).reshape(-1, 2)
+    polygon = polygon.astype(np.float64)
+    if len(polygon) < 4:
+        return []
+    turning = np.sign(cv2.contourArea(polygon.astype(np.float32), oriented=True))
+    corners = []
+    for i, point in enumerate(polygon):
+        back, ahead = polygon[i - 1] - point, polygon[(i + 1) % len(polygon)] - point
+        back_length, ahead_length = float(np.linalg.norm(back)), float(np.linalg.norm(ahead))
+        if min(back_length, ahead_length) < min_side:
+            continue
+        if abs(float(back @ ahead)) > MAX_CORNER_COSINE * back_length * ahead_length:
+            continue
+        if np.sign(back[0] * ahead[1] - back[1] * ahead[0]) != -turning:
+            continue  # a notch (where an arm meets the column), not a corner of the region
+        corners.append(Corner(point, (ahead / ahead_length, back / back_length), (ahead_length, back_length)))
+    return corners
 
 
 def _off_table_contours(small: np.ndarray):
@@ -263,6 +306,12 @@ def _border_fraction(mask: np.ndarray) -> float:
 
 def find_quads(frame: np.ndarray) -> list[np.ndarray]:
     """Quads (4x2 float, full-frame pixels, clockwise from top-left) that may be a card or a column of cards."""
+    return find_outlines(frame).quads
+
+
+def find_outlines(frame: np.ndarray) -> Outlines:
+    """The quads that may be a card or a column of cards (4x2 float, full-frame pixels, clockwise from top-left),
+    and the right-angled corners of larger outlines that are not quads."""
     import cv2
 
     height, width = frame.shape[:2]
@@ -297,10 +346,13 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
     limits = (0.8 * min_width * min_width / CARD_ASPECT, 0.5 * small.shape[0] * small.shape[1], min_width)
     support = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     candidates = []
+    corners: list[Corner] = []
     for contour in contours:
         quad = _quad_from_contour(contour, limits)
         if quad is not None and _edge_support(support, quad[1]) >= 0.6:
             candidates.append(quad)
+        elif quad is None and _box_area(contour) > 2 * limits[0]:
+            corners += _right_angled_corners(contour, 0.8 * min_width / CARD_ASPECT)
     # A fine table pattern (checks, grain) fires edges everywhere; blurred well below the card size it becomes a
     # flat colour while card outlines stay.
     coarse_edges = cv2.Canny(cv2.GaussianBlur(gray, (0, 0), 2.0), 15, 45)
@@ -343,4 +395,22 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
         full_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         reach = 1.5 / scale
         quads = [refine_at_full_resolution(full_gray, q, reach) for q in quads]
-    return quads
+    return Outlines(quads, _distinct_corners(corners, min_width / CARD_ASPECT, scale))
+
+
+def _box_area(contour) -> int:
+    import cv2
+
+    _, _, width, height = cv2.boundingRect(contour)
+    return width * height
+
+
+def _distinct_corners(corners: list[Corner], spacing: float, scale: float) -> list[Corner]:
+    """The corners with the longest sides first, one per place (a stroke's inner and outer trace give each twice),
+    in full-frame pixels."""
+    distinct: list[Corner] = []
+    for corner in sorted(corners, key=lambda c: -min(c.lengths)):
+        if len(distinct) < MAX_CORNERS and all(np.linalg.norm(corner.point - other.point) > 0.5 * spacing
+                                               for other in distinct):
+            distinct.append(corner)
+    return [Corner(c.point / scale, c.along, (c.lengths[0] / scale, c.lengths[1] / scale)) for c in distinct]

@@ -26,7 +26,10 @@ MIN_ASPECT = 0.78  # a card's width over depth, relative to the printed card (ti
 RESHAPE_TRIES = 2  # corners put back per misshapen card, best-placed first
 RESHAPE_MARGIN = 0.1  # a card put back into shape may read this much less surely as a card and still be taken
 MAX_NEIGHBOUR_TRIES = 8  # column neighbours of partly found columns tried per frame
-MAX_CORNER_TRIES = 6  # outline corners tried as a card's corner per frame (each costs up to four readings)
+NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card already found are its own
+# Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, and
+# of outlines that are no quad at all (rarely a card's: most are the art's or the table's).
+CORNER_TRIES = {"quad": 6, "outline": 2}
 MOVED_CORNER = 0.08  # a corner this far (in short sides) from its parallelogram completion may be cut or pulled
 MAX_VARIANTS = 3  # completed outlines tried per doubtful outline
 SNAP_CARD_BELOW = 0.9  # an accepted card reading less surely than this as a card is snapped and read again
@@ -163,28 +166,33 @@ def _anchored_cards(quad: np.ndarray) -> list[np.ndarray]:
     return cards
 
 
-def _corner_cards(quad: np.ndarray, size: tuple[float, float]) -> list[list[np.ndarray]]:
-    """For each corner of an outline that is more than one card (a column merged with a hand, a shadow or its
-    neighbour): the cards of the frame's card size that could lie in that corner, along either side, either way
-    up; one list per corner."""
-    width, depth = size
-    tries = []
+def _quad_corners(quad: np.ndarray) -> list:
+    """The four corners of an outline quad, each with its two sides."""
+    from .detect import Corner
+
+    corners = []
     for i in range(4):
-        corner = quad[i]
-        along_next, along_previous = quad[(i + 1) % 4] - corner, quad[i - 1] - corner
-        length_next, length_previous = np.linalg.norm(along_next), np.linalg.norm(along_previous)
-        if min(length_next, length_previous) < 0.8 * depth:
+        along_next, along_previous = quad[(i + 1) % 4] - quad[i], quad[i - 1] - quad[i]
+        lengths = (float(np.linalg.norm(along_next)), float(np.linalg.norm(along_previous)))
+        if min(lengths) > 1e-6:
+            corners.append(Corner(quad[i], (along_next / lengths[0], along_previous / lengths[1]), lengths))
+    return corners
+
+
+def _cards_at_corner(corner, size: tuple[float, float]) -> list[np.ndarray]:
+    """The cards of the frame's card size that could lie in an outline's corner (of a column merged with a hand,
+    a shadow or its neighbour), along either side, either way up."""
+    width, depth = size
+    (u, v), (length_u, length_v) = corner.along, corner.lengths
+    if min(length_u, length_v) < 0.8 * depth:
+        return []
+    cards = []
+    for a, b, rolls in ((width, depth, (0, 2)), (depth, width, (3, 1))):
+        if length_u < 0.8 * a or length_v < 0.8 * b:
             continue
-        u, v = along_next / length_next, along_previous / length_previous
-        cards = []
-        for a, b, rolls in ((width, depth, (0, 2)), (depth, width, (3, 1))):
-            if length_next < 0.8 * a or length_previous < 0.8 * b:
-                continue
-            points = np.array([corner, corner + a * u, corner + a * u + b * v, corner + b * v])
-            cards += [np.roll(points, -roll, axis=0) for roll in rolls]
-        if cards:
-            tries.append(cards)
-    return tries
+        points = np.array([corner.point, corner.point + a * u, corner.point + a * u + b * v, corner.point + b * v])
+        cards += [np.roll(points, -roll, axis=0) for roll in rolls]
+    return cards
 
 
 def _card_shaped(card: np.ndarray) -> bool:
@@ -219,6 +227,14 @@ def _in_frame(card: np.ndarray, shape) -> bool:
     centre = card.mean(axis=0)
     inner = card * 0.8 + centre * 0.2
     return bool(np.all((inner[:, 0] >= 0) & (inner[:, 0] < width) & (inner[:, 1] >= 0) & (inner[:, 1] < height)))
+
+
+def _near_any(point: np.ndarray, cards: list[np.ndarray], margin: float) -> bool:
+    """Whether the point lies inside one of the cards or within `margin` pixels of one."""
+    import cv2
+
+    point = (float(point[0]), float(point[1]))
+    return any(cv2.pointPolygonTest(card.astype(np.float32), point, True) > -margin for card in cards)
 
 
 def _card_size_near(point: np.ndarray, cards: list[np.ndarray]) -> tuple[float, float] | None:
@@ -275,7 +291,7 @@ class Recogniser:
     def _scan(self, frame) -> ScanResult:
         import cv2
 
-        from .detect import find_quads, refine_at_full_resolution
+        from .detect import find_outlines, refine_at_full_resolution
         from .frames import limit_size, to_bgr8
 
         if self.model is None:
@@ -303,7 +319,8 @@ class Recogniser:
             readings_seen.append(card_probabilities)
             return True
 
-        for quad in find_quads(image)[:MAX_QUADS]:
+        outlines = find_outlines(image)
+        for quad in outlines.quads[:MAX_QUADS]:
             if self._inside(quad.mean(axis=0), taken):
                 continue
             readings = self._readings(image, quad)
@@ -350,21 +367,23 @@ class Recogniser:
                 if accept(points, card_probabilities) and score < ACCEPT_COLUMN:
                     partial.append(taken[-1])  # as accepted, perhaps put back into shape
 
-        # Outlines that were more than a column: a card of the frame's card size may lie in one of their corners.
-        tries = 0
-        for quad in unexplained:
-            size = _card_size_near(quad.mean(axis=0), taken)
-            if size is None or tries >= MAX_CORNER_TRIES:
+        # Outlines that were more than a column (quads, or shapes that are not even that, like a column with an arm
+        # across it): a card of the frame's card size may lie in one of their corners.
+        quad_corners = [c for quad in unexplained for c in _quad_corners(quad)]
+        tries = {"quad": 0, "outline": 0}
+        for kind, corner in [("quad", c) for c in quad_corners] + [("outline", c) for c in outlines.corners]:
+            size = _card_size_near(corner.point, taken)
+            if size is None:
                 break
-            for cards in _corner_cards(quad, size):
-                if tries >= MAX_CORNER_TRIES:
-                    break
-                if self._inside(cards[0].mean(axis=0), taken):
-                    continue
-                tries += 1
-                found = next((hit for candidate in cards for hit in self._lone_cards(image, [candidate], taken)), None)
-                if found is not None and accept(*found):
-                    partial.append(taken[-1])
+            if tries[kind] >= CORNER_TRIES[kind] or _near_any(corner.point, taken, NEAR_TAKEN * size[1]):
+                continue  # out of tries, or a corner of a card already found (or of its column)
+            cards = _cards_at_corner(corner, size)
+            if not cards or self._inside(cards[0].mean(axis=0), taken):
+                continue
+            tries[kind] += 1
+            found = next((hit for candidate in cards for hit in self._lone_cards(image, [candidate], taken)), None)
+            if found is not None and accept(*found):
+                partial.append(taken[-1])
         # A card found without its whole column's outline (the rest under a hand, or welded to it) may have
         # neighbours in its column: the same card shape, one card depth up or down, facing the same way.
         grown = 0

@@ -147,9 +147,14 @@ def test_a_plain_or_merely_noisy_table_is_left_alone():
     assert without_pattern(plain) is plain
 
 
-def test_corner_cards_lie_in_the_outlines_corners_with_the_frames_card_size():
-    from vision.pipeline import _corner_cards
+def _corner_cards(quad, size):
+    """Per corner of the quad that has room for any: the cards the pipeline would try there."""
+    from vision.pipeline import _cards_at_corner, _quad_corners
 
+    return [cards for corner in _quad_corners(quad) if (cards := _cards_at_corner(corner, size))]
+
+
+def test_corner_cards_lie_in_the_outlines_corners_with_the_frames_card_size():
     width, depth = 200.0, 200.0 / CARD_ASPECT
     # A column of two cards (stacked downwards) welded to a hand reaching out to the right.
     quad = np.array([[100, 100], [700, 100], [700, 100 + 2 * depth], [100, 100 + 2 * depth]])
@@ -166,8 +171,6 @@ def test_corner_cards_lie_in_the_outlines_corners_with_the_frames_card_size():
 
 
 def test_an_outline_too_small_for_a_card_offers_no_corner_cards():
-    from vision.pipeline import _corner_cards
-
     quad = np.array([[0, 0], [60, 0], [60, 40], [0, 40]], np.float64)
     assert _corner_cards(quad, (200.0, 200.0 / CARD_ASPECT)) == []
 
@@ -187,10 +190,70 @@ def test_a_card_whose_outline_runs_on_into_an_arm_is_found_from_the_outlines_cor
     merged = far.corners.copy()
     merged[merged[:, 0] > (left + right) / 2, 0] += 1.5 * far.width_px
     outlines = [detect._order_quad(near.corners.copy()), detect._order_quad(merged)]
-    monkeypatch.setattr(detect, "find_quads", lambda image: [q.copy() for q in outlines])
+    monkeypatch.setattr(detect, "find_outlines", lambda image: detect.Outlines([q.copy() for q in outlines], []))
     if tries is not None:
-        monkeypatch.setattr(pipeline, "MAX_CORNER_TRIES", tries)
+        monkeypatch.setattr(pipeline, "CORNER_TRIES", {"quad": tries, "outline": tries})
     cards = recogniser.scan(scene.frame).cards
     centre = far.corners.mean(axis=0)
     found = any(np.linalg.norm(np.mean(card.corners, axis=0) - centre) < 0.2 * far.width_px for card in cards)
     assert found == (tries is None)  # found by the corner readings, and only by them
+
+
+def test_the_right_angled_corners_of_a_column_with_an_arm_across_it_are_found_and_its_notches_are_not():
+    import cv2
+
+    from vision.detect import _right_angled_corners
+
+    region = np.zeros((400, 600), np.uint8)
+    cv2.rectangle(region, (200, 100), (500, 300), 255, -1)  # a column
+    cv2.rectangle(region, (0, 150), (220, 200), 255, -1)  # an arm from the frame's edge, welded to its side
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    corners = _right_angled_corners(contours[0], min_side=30)
+    points = {tuple(int(v) for v in corner.point) for corner in corners}
+    assert {(500, 100), (500, 300), (200, 300), (200, 100)} <= points
+    assert not points & {(220, 150), (220, 200)}  # where the arm meets the column
+    far_corner = next(c for c in corners if tuple(c.point) == (500, 300))
+    # Its sides run along the column's edges, with their lengths.
+    assert sorted(far_corner.lengths) == pytest.approx([200, 300], abs=2)
+    directions = {tuple(np.round(d).astype(int)) for d in far_corner.along}
+    assert directions == {(-1, 0), (0, -1)}
+
+
+def test_find_outlines_offers_the_corners_of_an_outline_that_is_no_quad():
+    import cv2
+
+    from vision.detect import find_outlines
+
+    frame = np.full((960, 1280, 3), 40, np.uint8)
+    column = [(700, 300), (1040, 300), (1040, 736), (700, 736)]
+    arm = [(800, 0), (900, 0), (900, 310), (800, 310)]  # reaching in from the frame's edge onto the column
+    for shape in (column, arm):
+        cv2.fillConvexPoly(frame, np.int32(shape), (200, 190, 180))
+    outlines = find_outlines(frame)
+    assert not any(np.abs(quad - column).max() < 20 for quad in outlines.quads)  # column and arm are one shape
+    found = [c.point for c in outlines.corners]
+    for expected in column:
+        assert min(np.linalg.norm(point - expected) for point in found) < 12
+
+
+@pytest.mark.parametrize("with_corners", [False, True])
+def test_a_card_is_found_from_a_corner_of_an_outline_that_is_no_quad(recogniser, monkeypatch, with_corners):
+    from vision import detect
+    from vision.synthetic import Conditions, SceneGenerator
+
+    generator = SceneGenerator(21, use_scans=False)
+    ids = generator.card_ids[:2]
+    scene = generator.render({0: [ids[:1]], 2: [ids[1:]]}, Conditions(card_width_px=220, noise=2, jitter_deg=0))
+    near, far = sorted(scene.cards, key=lambda t: -t.corners[:, 1].mean())
+    # The far card's outline is lost in a shape that is no quad; only its top-left corner is seen, with sides
+    # running on well past the card's.
+    point = far.corners[0]
+    along = [(far.corners[1] - point) / np.linalg.norm(far.corners[1] - point),
+             (far.corners[3] - point) / np.linalg.norm(far.corners[3] - point)]
+    corner = detect.Corner(point, tuple(along), (2.0 * far.width_px, 1.5 * far.width_px))
+    monkeypatch.setattr(detect, "find_outlines", lambda image: detect.Outlines(
+        [detect._order_quad(near.corners.copy())], [corner] if with_corners else []))
+    cards = recogniser.scan(scene.frame).cards
+    centre = far.corners.mean(axis=0)
+    found = any(np.linalg.norm(np.mean(card.corners, axis=0) - centre) < 0.2 * far.width_px for card in cards)
+    assert found == with_corners
