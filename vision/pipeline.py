@@ -7,22 +7,19 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import CARD_ASPECT
+from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, column_cards,
+                         column_neighbours, completed_variants, in_frame, near_any, quad_corners, split_hypotheses)
 from .table_state import SeenCard
 
-CARD_DEPTH = 1.0 / CARD_ASPECT
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
 KEEP_CARD = 0.35  # a card within an accepted column below this is dropped (e.g. mostly under a hand)
 LONE_CARD = 0.85  # a card taken from a rejected outline must look at least this much like a card
 MAX_ROUGHNESS = 50.0  # median |Laplacian| of a card's small warp; printed cards measure 5-25, pure noise ~100
 MAX_QUADS = 60
-ASPECT_TOLERANCE = 0.28  # how far (relative) a quad's shape may be from 1, 2 or 3 cards, for tilt and corner error
 SNAP_MIN_SCORE = 0.05  # an outline reading worse than this is dropped without snapping or partial readings
 SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may move onto a nearby edge
 EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
 FEATURES = "features"  # key of a card's feature vector beside its probabilities
-MAX_CORNER_SKEW = 16.0  # degrees a card's corner may be off a right angle (tilt and jitter make up to 11)
-MAX_OPPOSITE_RATIO = 1.12  # longest over shortest of a card's opposite sides (tilt makes up to 1.06)
-MIN_ASPECT = 0.78  # a card's width over depth, relative to the printed card (tilt makes 0.87-1.22)
 RESHAPE_TRIES = 2  # corners put back per misshapen card, best-placed first
 RESHAPE_MARGIN = 0.1  # a card put back into shape may read this much less surely as a card and still be taken
 MAX_NEIGHBOUR_TRIES = 8  # column neighbours of partly found columns tried per frame
@@ -30,8 +27,6 @@ NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card alrea
 # Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, and
 # of outlines that are no quad at all (rarely a card's: most are the art's or the table's).
 CORNER_TRIES = {"quad": 6, "outline": 2}
-MOVED_CORNER = 0.08  # a corner this far (in short sides) from its parallelogram completion may be cut or pulled
-MAX_VARIANTS = 3  # completed outlines tried per doubtful outline
 SNAP_CARD_BELOW = 0.9  # an accepted card reading less surely than this as a card is snapped and read again
 
 
@@ -46,205 +41,10 @@ class ScanResult:
         return {"image": image, **data} if image is not None else data
 
 
-def _split_hypotheses(quad: np.ndarray):
-    """(aspect error, stacking axis, card count) for each plausible way the quad is a column of 1-3 landscape
-    cards, most plausible first. "down" stacks along the quad's 0-3 side, "across" along its 0-1 side."""
-    q = quad
-    across = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
-    down = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
-    hypotheses = []
-    for axis, ratio in (("down", down / across), ("across", across / down)):
-        estimate = ratio * CARD_ASPECT
-        for count in (1, 2, 3):
-            error = abs(estimate - count) / count
-            if error < ASPECT_TOLERANCE:
-                hypotheses.append((error, axis, count))
-    hypotheses.sort()
-    return hypotheses
-
-
-def _column_cards(quad: np.ndarray, axis: str, count: int, flip: bool) -> list[np.ndarray]:
-    """The corners (each card's own TL, TR, BR, BL) of `count` cards filling the quad along `axis`, all facing
-    the same way; `flip` turns them all upside down. Split in the quad's own perspective, so seams stay exact
-    under a tilted camera."""
-    import cv2
-
-    length = count * CARD_DEPTH
-    if axis == "down":
-        canonical = np.float32([[0, 0], [1, 0], [1, length], [0, length]])
-        rects = [[(0, k * CARD_DEPTH), (1, k * CARD_DEPTH), (1, (k + 1) * CARD_DEPTH), (0, (k + 1) * CARD_DEPTH)]
-                 for k in range(count)]
-        roll = 2 if flip else 0
-    else:
-        canonical = np.float32([[0, 0], [length, 0], [length, 1], [0, 1]])
-        rects = [[(k * CARD_DEPTH, 0), ((k + 1) * CARD_DEPTH, 0), ((k + 1) * CARD_DEPTH, 1), (k * CARD_DEPTH, 1)]
-                 for k in range(count)]
-        roll = 3 if flip else 1
-    matrix = cv2.getPerspectiveTransform(canonical, np.float32(quad))
-    cards = []
-    for rect in rects:
-        points = cv2.perspectiveTransform(np.float32(rect).reshape(-1, 1, 2), matrix).reshape(4, 2)
-        cards.append(np.roll(points.astype(np.float64), -roll, axis=0))
-    return cards
-
-
 def _doubtful(reading) -> bool:
     """Whether a column reading (score, corners, per-card probabilities) is too weak to take as it is."""
     score, _, probabilities = reading
     return score < ACCEPT_COLUMN or min(p["card"][0] for p in probabilities) < KEEP_CARD
-
-
-def _side_contrast(gray: np.ndarray, quad: np.ndarray) -> float:
-    """The weakest of the quad's four sides, as the mean brightness step across it: a card's sides all lie on
-    its outline, a wrongly placed side crosses table or art."""
-    import cv2
-
-    t = np.linspace(0.15, 0.85, 12)[:, None]
-    steps = []
-    for i in range(4):
-        a, b = quad[i], quad[(i + 1) % 4]
-        direction = (b - a) / (np.linalg.norm(b - a) + 1e-9)
-        normal = np.array([-direction[1], direction[0]]) * 2.0
-        points = a + (b - a) * t
-        inner, outer = (points + normal).astype(np.float32), (points - normal).astype(np.float32)
-        values = [cv2.remap(gray, p[:, 0].reshape(1, -1), p[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
-                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32) for p in (inner, outer)]
-        steps.append(float(np.abs(values[0] - values[1]).mean()))
-    return min(steps)
-
-
-def _completed_variants(gray: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
-    """The quad with one corner moved to where the other three put it (the fourth corner of their
-    parallelogram), for each corner that lies far from there: an outline whose corner was cut off (art as dark as
-    the table) or pulled out (a neighbour or shadow welded on). One wrong corner moves every corner's completion
-    as much, so the variants are ranked by how well all their sides lie on edges."""
-    short_side = min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
-    variants = []
-    for i in range(4):
-        completed = quad[i - 1] + quad[(i + 1) % 4] - quad[(i + 2) % 4]
-        if np.linalg.norm(completed - quad[i]) > MOVED_CORNER * short_side:
-            variant = quad.copy()
-            variant[i] = completed
-            variants.append((_side_contrast(gray, variant), variant))
-    return [variant for _, variant in sorted(variants, key=lambda item: -item[0])][:MAX_VARIANTS]
-
-
-def _end_spans(length: float, count: int) -> list[tuple[float, float]]:
-    """The card-deep spans at either end of a column `length` deep that holds `count` whole cards (one span when
-    they coincide); the cards in between would only be found if the ends are, so they are not tried."""
-    spans = [(0.0, CARD_DEPTH)]
-    if length - CARD_DEPTH > 0.1 * CARD_DEPTH:
-        spans.append((length - CARD_DEPTH, length))
-    return spans
-
-
-def _anchored_cards(quad: np.ndarray) -> list[np.ndarray]:
-    """Whole cards laid from either end of a quad that is only part of a column (the rest under a hand, or cut
-    off by glare): along each axis, as many card depths as fit, taken from each end, either way up."""
-    import cv2
-
-    q = quad
-    across = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
-    down = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
-    cards = []
-    for axis, length in (("down", down / across), ("across", across / down)):
-        count = min(3, int(length / CARD_DEPTH + 0.1))
-        if count < 1:
-            continue
-        if axis == "down":
-            canonical = np.float32([[0, 0], [1, 0], [1, length], [0, length]])
-            rects = [[(0, a), (1, a), (1, b), (0, b)] for a, b in _end_spans(length, count)]
-            rolls = (0, 2)
-        else:
-            canonical = np.float32([[0, 0], [length, 0], [length, 1], [0, 1]])
-            rects = [[(a, 0), (b, 0), (b, 1), (a, 1)] for a, b in _end_spans(length, count)]
-            rolls = (1, 3)
-        matrix = cv2.getPerspectiveTransform(canonical, np.float32(quad))
-        for rect in rects:
-            points = cv2.perspectiveTransform(np.float32(rect).reshape(-1, 1, 2), matrix).reshape(4, 2)
-            cards += [np.roll(points.astype(np.float64), -roll, axis=0) for roll in rolls]
-    return cards
-
-
-def _quad_corners(quad: np.ndarray) -> list:
-    """The four corners of an outline quad, each with its two sides."""
-    from .detect import Corner
-
-    corners = []
-    for i in range(4):
-        along_next, along_previous = quad[(i + 1) % 4] - quad[i], quad[i - 1] - quad[i]
-        lengths = (float(np.linalg.norm(along_next)), float(np.linalg.norm(along_previous)))
-        if min(lengths) > 1e-6:
-            corners.append(Corner(quad[i], (along_next / lengths[0], along_previous / lengths[1]), lengths))
-    return corners
-
-
-def _cards_at_corner(corner, size: tuple[float, float]) -> list[np.ndarray]:
-    """The cards of the frame's card size that could lie in an outline's corner (of a column merged with a hand,
-    a shadow or its neighbour), along either side, either way up."""
-    width, depth = size
-    (u, v), (length_u, length_v) = corner.along, corner.lengths
-    if min(length_u, length_v) < 0.8 * depth:
-        return []
-    cards = []
-    for a, b, rolls in ((width, depth, (0, 2)), (depth, width, (3, 1))):
-        if length_u < 0.8 * a or length_v < 0.8 * b:
-            continue
-        points = np.array([corner.point, corner.point + a * u, corner.point + a * u + b * v, corner.point + b * v])
-        cards += [np.roll(points, -roll, axis=0) for roll in rolls]
-    return cards
-
-
-def _card_shaped(card: np.ndarray) -> bool:
-    """Whether four corners can be one card seen by a camera tilted up to about 25 degrees: corners near right
-    angles, opposite sides nearly equal, sides in about the card's proportions."""
-    sides = card - np.roll(card, 1, axis=0)  # side i ends at corner i
-    lengths = np.linalg.norm(sides, axis=1)
-    if lengths.min() < 1e-6:
-        return False
-    following = np.roll(sides, -1, axis=0)
-    cosines = -(sides * following).sum(axis=1) / (lengths * np.roll(lengths, -1))
-    if np.abs(cosines).max() > np.sin(np.radians(MAX_CORNER_SKEW)):
-        return False
-    if max(lengths[0] / lengths[2], lengths[2] / lengths[0], lengths[1] / lengths[3], lengths[3] / lengths[1]) > \
-            MAX_OPPOSITE_RATIO:
-        return False
-    aspect = (lengths[1] + lengths[3]) / (lengths[0] + lengths[2]) / CARD_ASPECT
-    return MIN_ASPECT < aspect < 1 / MIN_ASPECT
-
-
-def _column_neighbours(card: np.ndarray) -> list[np.ndarray]:
-    """The places (own TL, TR, BR, BL) of the cards just above and just below `card` in its column."""
-    top_left, top_right, bottom_right, bottom_left = card
-    above = np.array([2 * top_left - bottom_left, 2 * top_right - bottom_right, top_right, top_left])
-    below = np.array([bottom_left, bottom_right, 2 * bottom_right - top_right, 2 * bottom_left - top_left])
-    return [above, below]
-
-
-def _in_frame(card: np.ndarray, shape) -> bool:
-    """Whether the card's centre and most of each corner lie inside the frame."""
-    height, width = shape[:2]
-    centre = card.mean(axis=0)
-    inner = card * 0.8 + centre * 0.2
-    return bool(np.all((inner[:, 0] >= 0) & (inner[:, 0] < width) & (inner[:, 1] >= 0) & (inner[:, 1] < height)))
-
-
-def _near_any(point: np.ndarray, cards: list[np.ndarray], margin: float) -> bool:
-    """Whether the point lies inside one of the cards or within `margin` pixels of one."""
-    import cv2
-
-    point = (float(point[0]), float(point[1]))
-    return any(cv2.pointPolygonTest(card.astype(np.float32), point, True) > -margin for card in cards)
-
-
-def _card_size_near(point: np.ndarray, cards: list[np.ndarray]) -> tuple[float, float] | None:
-    """Width and depth in pixels of the accepted card nearest `point` (perspective makes them vary over the frame)."""
-    if not cards:
-        return None
-    nearest = min(cards, key=lambda c: np.linalg.norm(c.mean(axis=0) - point))
-    width = (np.linalg.norm(nearest[1] - nearest[0]) + np.linalg.norm(nearest[2] - nearest[3])) / 2
-    depth = (np.linalg.norm(nearest[3] - nearest[0]) + np.linalg.norm(nearest[2] - nearest[1])) / 2
-    return float(width), float(depth)
 
 
 def _roughness(image: np.ndarray, corners: np.ndarray) -> float:
@@ -306,7 +106,7 @@ class Recogniser:
 
         def accept(points, card_probabilities) -> bool:
             nonlocal gray
-            if not _card_shaped(points):
+            if not card_shaped(points):
                 gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
                 points, card_probabilities = self._reshaped(image, gray, points, card_probabilities)
             if _roughness(image, points) > MAX_ROUGHNESS:
@@ -340,7 +140,7 @@ class Recogniser:
                 if np.abs(snapped - quad).max() > 1.0:
                     readings += self._readings(image, snapped)
                     best = max(readings, key=lambda r: r[0])
-                for variant in _completed_variants(gray, quad) if _doubtful(best) else []:
+                for variant in completed_variants(gray, quad) if _doubtful(best) else []:
                     variant = refine_at_full_resolution(gray, variant, SNAP_REACH * short_side)
                     readings += self._readings(image, variant, hypotheses=1)
                     best = max(readings, key=lambda r: r[0])
@@ -354,7 +154,7 @@ class Recogniser:
                 # the cards that on their own look unmistakably like cards.
                 chosen = [(c, p) for _, cs, ps in readings for c, p in zip(cs, ps) if p["card"][0] >= LONE_CARD]
                 if not chosen:
-                    chosen = self._lone_cards(image, _anchored_cards(quad), taken)
+                    chosen = self._lone_cards(image, anchored_cards(quad), taken)
                 if not chosen:
                     unexplained.append(quad)
                 chosen.sort(key=lambda item: -item[1]["card"][0])
@@ -369,15 +169,15 @@ class Recogniser:
 
         # Outlines that were more than a column (quads, or shapes that are not even that, like a column with an arm
         # across it): a card of the frame's card size may lie in one of their corners.
-        quad_corners = [c for quad in unexplained for c in _quad_corners(quad)]
+        unexplained_corners = [c for quad in unexplained for c in quad_corners(quad)]
         tries = {"quad": 0, "outline": 0}
-        for kind, corner in [("quad", c) for c in quad_corners] + [("outline", c) for c in outlines.corners]:
-            size = _card_size_near(corner.point, taken)
+        for kind, corner in [("quad", c) for c in unexplained_corners] + [("outline", c) for c in outlines.corners]:
+            size = card_size_near(corner.point, taken)
             if size is None:
                 break
-            if tries[kind] >= CORNER_TRIES[kind] or _near_any(corner.point, taken, NEAR_TAKEN * size[1]):
+            if tries[kind] >= CORNER_TRIES[kind] or near_any(corner.point, taken, NEAR_TAKEN * size[1]):
                 continue  # out of tries, or a corner of a card already found (or of its column)
-            cards = _cards_at_corner(corner, size)
+            cards = cards_at_corner(corner, size)
             if not cards or self._inside(cards[0].mean(axis=0), taken):
                 continue
             tries[kind] += 1
@@ -389,8 +189,8 @@ class Recogniser:
         grown = 0
         while partial and grown < MAX_NEIGHBOUR_TRIES:
             points = partial.pop(0)
-            for neighbour in _column_neighbours(points):
-                if grown >= MAX_NEIGHBOUR_TRIES or not _in_frame(neighbour, image.shape):
+            for neighbour in column_neighbours(points):
+                if grown >= MAX_NEIGHBOUR_TRIES or not in_frame(neighbour, image.shape):
                     continue
                 grown += 1
                 found = self._lone_cards(image, [neighbour], taken)
@@ -417,9 +217,9 @@ class Recogniser:
         from .features import card_features
 
         readings = []
-        for error, axis, count in _split_hypotheses(quad)[:hypotheses]:
+        for error, axis, count in split_hypotheses(quad)[:hypotheses]:
             for flip in (False, True):
-                corners = _column_cards(quad, axis, count, flip)
+                corners = column_cards(quad, axis, count, flip)
                 features = np.stack([card_features(image, c) for c in corners])
                 probabilities = self.model.probabilities(features)
                 per_card = [{head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]}
@@ -474,9 +274,9 @@ class Recogniser:
 
         depth = min(np.linalg.norm(points - np.roll(points, -1, axis=0), axis=1))
         candidates = []
-        for variant in _completed_variants(gray, points)[:RESHAPE_TRIES]:
+        for variant in completed_variants(gray, points)[:RESHAPE_TRIES]:
             variant = refine_at_full_resolution(gray, variant, SNAP_REACH * depth)
-            if _card_shaped(variant):
+            if card_shaped(variant):
                 candidates.append(variant)
         if not candidates:
             return points, probabilities

@@ -34,7 +34,7 @@ def shift_along_column(corners: np.ndarray, fraction: float) -> np.ndarray:
 
 def wrong_splits(column_truths) -> list[np.ndarray]:
     from .detect import _order_quad
-    from .pipeline import _column_cards, _split_hypotheses
+    from .placements import column_cards, split_hypotheses
 
     if not column_truths:
         return []
@@ -43,10 +43,10 @@ def wrong_splits(column_truths) -> list[np.ndarray]:
     outline = _order_quad(np.array([head.corners[0], head.corners[1], legs.corners[2], legs.corners[3]]))
     width = legs.width_px
     wrong = []
-    for _, axis, count in _split_hypotheses(outline):  # the readings the pipeline will weigh
+    for _, axis, count in split_hypotheses(outline):  # the readings the pipeline will weigh
         for flip in (False, True):
             if True:
-                for corners in _column_cards(outline, axis, count, flip):
+                for corners in column_cards(outline, axis, count, flip):
                     if not any(np.abs(corners - t.corners).max() < 0.08 * width for t in column_truths):
                         wrong.append(corners)
     return wrong
@@ -55,13 +55,13 @@ def wrong_splits(column_truths) -> list[np.ndarray]:
 def detected_crops(frame: np.ndarray, truths) -> list:
     """(corners, truth or None) for every card reading the pipeline would weigh in this frame."""
     from .detect import find_quads
-    from .pipeline import _column_cards, _split_hypotheses
+    from .placements import column_cards, split_hypotheses
 
     crops = []
     for quad in find_quads(frame)[:12]:
-        for _, axis, count in _split_hypotheses(quad):
+        for _, axis, count in split_hypotheses(quad):
             for flip in (False, True):
-                for corners in _column_cards(quad, axis, count, flip):
+                for corners in column_cards(quad, axis, count, flip):
                     match = None
                     for truth in truths:
                         if np.abs(corners - truth.corners).max() < 0.05 * truth.width_px:

@@ -29,13 +29,13 @@ def test_the_smooth_region_proposals_stay_quiet_on_a_plain_table():
 
 
 def test_whole_cards_are_laid_from_both_ends_of_a_partial_column():
-    from vision.pipeline import _anchored_cards
+    from vision.placements import anchored_cards
 
     width = 300.0
     depth = width / CARD_ASPECT
     # A column outline 1.6 cards deep (the rest under a hand), stacked downwards.
     quad = np.array([[100, 100], [100 + width, 100], [100 + width, 100 + 1.6 * depth], [100, 100 + 1.6 * depth]])
-    cards = _anchored_cards(quad)
+    cards = anchored_cards(quad)
     top = np.array([[100, 100], [100 + width, 100], [100 + width, 100 + depth], [100, 100 + depth]])
     bottom = top + [0, 0.6 * depth]
 
@@ -136,28 +136,28 @@ def _stand_in_column(seat: int, tilt: float):
 
 
 def test_cards_seen_through_a_tilted_camera_are_card_shaped_and_mangled_outlines_are_not():
-    from vision.pipeline import _card_shaped
+    from vision.placements import card_shaped
 
     for seat in range(4):
         for card in _stand_in_column(seat, tilt=25).cards:
-            assert _card_shaped(card.corners)
+            assert card_shaped(card.corners)
     card = _stand_in_column(0, tilt=0).cards[0].corners
     depth = np.linalg.norm(card[3] - card[0])
     pulled = card.copy()
     pulled[1] += (card[1] - card[2]) / depth * 0.3 * depth  # a neighbour welded onto one corner
-    assert not _card_shaped(pulled)
-    assert not _card_shaped(np.roll(card, 1, axis=0))  # the same corners named from another side: portrait
-    assert not _card_shaped(np.array([card[0], card[1], card[1], card[3]]))  # degenerate
+    assert not card_shaped(pulled)
+    assert not card_shaped(np.roll(card, 1, axis=0))  # the same corners named from another side: portrait
+    assert not card_shaped(np.array([card[0], card[1], card[1], card[3]]))  # degenerate
 
 
 def test_a_cards_column_neighbours_are_where_the_next_cards_of_its_column_lie():
-    from vision.pipeline import _column_neighbours
+    from vision.placements import column_neighbours
 
     for seat in range(4):
         cards = _stand_in_column(seat, tilt=15).cards
         assert len(cards) == 3
         width = np.linalg.norm(cards[1].corners[1] - cards[1].corners[0])
-        above, below = _column_neighbours(cards[1].corners)
+        above, below = column_neighbours(cards[1].corners)
         # The middle card's neighbours are the other two cards, one above and one below it in its own frame.
         assert {min(np.abs(n - c.corners).max() for c in (cards[0], cards[2])) < 0.06 * width for n in (above, below)} \
             == {True}
@@ -167,7 +167,7 @@ def test_a_cards_column_neighbours_are_where_the_next_cards_of_its_column_lie():
 def test_an_outline_with_a_corner_cut_off_is_completed_from_the_other_three():
     import cv2
 
-    from vision.pipeline import _completed_variants
+    from vision.placements import completed_variants
 
     card = np.array([[300.0, 200.0], [620.0, 230.0], [600.0, 440.0], [280.0, 410.0]])
     gray = np.full((700, 900), 30, np.uint8)
@@ -175,6 +175,6 @@ def test_an_outline_with_a_corner_cut_off_is_completed_from_the_other_three():
     for corner in range(4):
         cut = card.copy()
         cut[corner] = card[corner] * 0.6 + card[(corner + 2) % 4] * 0.4  # pulled in: the outline missed the corner
-        variants = _completed_variants(gray, cut)
+        variants = completed_variants(gray, cut)
         # The first one tried is the card: every side of it lies on the card's outline.
         assert np.abs(variants[0] - card).max() < 2.0

@@ -149,9 +149,9 @@ def test_a_plain_or_merely_noisy_table_is_left_alone():
 
 def _corner_cards(quad, size):
     """Per corner of the quad that has room for any: the cards the pipeline would try there."""
-    from vision.pipeline import _cards_at_corner, _quad_corners
+    from vision.placements import cards_at_corner, quad_corners
 
-    return [cards for corner in _quad_corners(quad) if (cards := _cards_at_corner(corner, size))]
+    return [cards for corner in quad_corners(quad) if (cards := cards_at_corner(corner, size))]
 
 
 def test_corner_cards_lie_in_the_outlines_corners_with_the_frames_card_size():

@@ -1,0 +1,212 @@
+"""Where cards may lie, given what the detector outlined: the splits of a column outline into its cards, whole
+cards laid from either end of a partial column, cards in an outline's corner or beside a card of its column,
+outlines with one corner put back where the other three say, and whether four corners can be one card at all.
+Pure geometry on corner arrays (own TL, TR, BR, BL); the pipeline decides which of these to read."""
+from __future__ import annotations
+
+import numpy as np
+
+from .cards import CARD_ASPECT
+
+CARD_DEPTH = 1.0 / CARD_ASPECT
+ASPECT_TOLERANCE = 0.28  # how far (relative) a quad's shape may be from 1, 2 or 3 cards, for tilt and corner error
+MAX_CORNER_SKEW = 16.0  # degrees a card's corner may be off a right angle (tilt and jitter make up to 11)
+MAX_OPPOSITE_RATIO = 1.12  # longest over shortest of a card's opposite sides (tilt makes up to 1.06)
+MIN_ASPECT = 0.78  # a card's width over depth, relative to the printed card (tilt makes 0.87-1.22)
+MOVED_CORNER = 0.08  # a corner this far (in short sides) from its parallelogram completion may be cut or pulled
+MAX_VARIANTS = 3  # completed outlines tried per doubtful outline
+
+
+def split_hypotheses(quad: np.ndarray):
+    """(aspect error, stacking axis, card count) for each plausible way the quad is a column of 1-3 landscape
+    cards, most plausible first. "down" stacks along the quad's 0-3 side, "across" along its 0-1 side."""
+    q = quad
+    across = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    down = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    hypotheses = []
+    for axis, ratio in (("down", down / across), ("across", across / down)):
+        estimate = ratio * CARD_ASPECT
+        for count in (1, 2, 3):
+            error = abs(estimate - count) / count
+            if error < ASPECT_TOLERANCE:
+                hypotheses.append((error, axis, count))
+    hypotheses.sort()
+    return hypotheses
+
+
+def column_cards(quad: np.ndarray, axis: str, count: int, flip: bool) -> list[np.ndarray]:
+    """The corners (each card's own TL, TR, BR, BL) of `count` cards filling the quad along `axis`, all facing
+    the same way; `flip` turns them all upside down. Split in the quad's own perspective, so seams stay exact
+    under a tilted camera."""
+    import cv2
+
+    length = count * CARD_DEPTH
+    if axis == "down":
+        canonical = np.float32([[0, 0], [1, 0], [1, length], [0, length]])
+        rects = [[(0, k * CARD_DEPTH), (1, k * CARD_DEPTH), (1, (k + 1) * CARD_DEPTH), (0, (k + 1) * CARD_DEPTH)]
+                 for k in range(count)]
+        roll = 2 if flip else 0
+    else:
+        canonical = np.float32([[0, 0], [length, 0], [length, 1], [0, 1]])
+        rects = [[(k * CARD_DEPTH, 0), ((k + 1) * CARD_DEPTH, 0), ((k + 1) * CARD_DEPTH, 1), (k * CARD_DEPTH, 1)]
+                 for k in range(count)]
+        roll = 3 if flip else 1
+    matrix = cv2.getPerspectiveTransform(canonical, np.float32(quad))
+    cards = []
+    for rect in rects:
+        points = cv2.perspectiveTransform(np.float32(rect).reshape(-1, 1, 2), matrix).reshape(4, 2)
+        cards.append(np.roll(points.astype(np.float64), -roll, axis=0))
+    return cards
+
+
+def _side_contrast(gray: np.ndarray, quad: np.ndarray) -> float:
+    """The weakest of the quad's four sides, as the mean brightness step across it: a card's sides all lie on
+    its outline, a wrongly placed side crosses table or art."""
+    import cv2
+
+    t = np.linspace(0.15, 0.85, 12)[:, None]
+    steps = []
+    for i in range(4):
+        a, b = quad[i], quad[(i + 1) % 4]
+        direction = (b - a) / (np.linalg.norm(b - a) + 1e-9)
+        normal = np.array([-direction[1], direction[0]]) * 2.0
+        points = a + (b - a) * t
+        inner, outer = (points + normal).astype(np.float32), (points - normal).astype(np.float32)
+        values = [cv2.remap(gray, p[:, 0].reshape(1, -1), p[:, 1].reshape(1, -1), cv2.INTER_LINEAR,
+                            borderMode=cv2.BORDER_REPLICATE).astype(np.float32) for p in (inner, outer)]
+        steps.append(float(np.abs(values[0] - values[1]).mean()))
+    return min(steps)
+
+
+def completed_variants(gray: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
+    """The quad with one corner moved to where the other three put it (the fourth corner of their
+    parallelogram), for each corner that lies far from there: an outline whose corner was cut off (art as dark as
+    the table) or pulled out (a neighbour or shadow welded on). One wrong corner moves every corner's completion
+    as much, so the variants are ranked by how well all their sides lie on edges."""
+    short_side = min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+    variants = []
+    for i in range(4):
+        completed = quad[i - 1] + quad[(i + 1) % 4] - quad[(i + 2) % 4]
+        if np.linalg.norm(completed - quad[i]) > MOVED_CORNER * short_side:
+            variant = quad.copy()
+            variant[i] = completed
+            variants.append((_side_contrast(gray, variant), variant))
+    return [variant for _, variant in sorted(variants, key=lambda item: -item[0])][:MAX_VARIANTS]
+
+
+def _end_spans(length: float, count: int) -> list[tuple[float, float]]:
+    """The card-deep spans at either end of a column `length` deep that holds `count` whole cards (one span when
+    they coincide); the cards in between would only be found if the ends are, so they are not tried."""
+    spans = [(0.0, CARD_DEPTH)]
+    if length - CARD_DEPTH > 0.1 * CARD_DEPTH:
+        spans.append((length - CARD_DEPTH, length))
+    return spans
+
+
+def anchored_cards(quad: np.ndarray) -> list[np.ndarray]:
+    """Whole cards laid from either end of a quad that is only part of a column (the rest under a hand, or cut
+    off by glare): along each axis, as many card depths as fit, taken from each end, either way up."""
+    import cv2
+
+    q = quad
+    across = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
+    down = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    cards = []
+    for axis, length in (("down", down / across), ("across", across / down)):
+        count = min(3, int(length / CARD_DEPTH + 0.1))
+        if count < 1:
+            continue
+        if axis == "down":
+            canonical = np.float32([[0, 0], [1, 0], [1, length], [0, length]])
+            rects = [[(0, a), (1, a), (1, b), (0, b)] for a, b in _end_spans(length, count)]
+            rolls = (0, 2)
+        else:
+            canonical = np.float32([[0, 0], [length, 0], [length, 1], [0, 1]])
+            rects = [[(a, 0), (b, 0), (b, 1), (a, 1)] for a, b in _end_spans(length, count)]
+            rolls = (1, 3)
+        matrix = cv2.getPerspectiveTransform(canonical, np.float32(quad))
+        for rect in rects:
+            points = cv2.perspectiveTransform(np.float32(rect).reshape(-1, 1, 2), matrix).reshape(4, 2)
+            cards += [np.roll(points.astype(np.float64), -roll, axis=0) for roll in rolls]
+    return cards
+
+
+def quad_corners(quad: np.ndarray) -> list:
+    """The four corners of an outline quad, each with its two sides."""
+    from .detect import Corner
+
+    corners = []
+    for i in range(4):
+        along_next, along_previous = quad[(i + 1) % 4] - quad[i], quad[i - 1] - quad[i]
+        lengths = (float(np.linalg.norm(along_next)), float(np.linalg.norm(along_previous)))
+        if min(lengths) > 1e-6:
+            corners.append(Corner(quad[i], (along_next / lengths[0], along_previous / lengths[1]), lengths))
+    return corners
+
+
+def cards_at_corner(corner, size: tuple[float, float]) -> list[np.ndarray]:
+    """The cards of the frame's card size that could lie in an outline's corner (of a column merged with a hand,
+    a shadow or its neighbour), along either side, either way up."""
+    width, depth = size
+    (u, v), (length_u, length_v) = corner.along, corner.lengths
+    if min(length_u, length_v) < 0.8 * depth:
+        return []
+    cards = []
+    for a, b, rolls in ((width, depth, (0, 2)), (depth, width, (3, 1))):
+        if length_u < 0.8 * a or length_v < 0.8 * b:
+            continue
+        points = np.array([corner.point, corner.point + a * u, corner.point + a * u + b * v, corner.point + b * v])
+        cards += [np.roll(points, -roll, axis=0) for roll in rolls]
+    return cards
+
+
+def card_shaped(card: np.ndarray) -> bool:
+    """Whether four corners can be one card seen by a camera tilted up to about 25 degrees: corners near right
+    angles, opposite sides nearly equal, sides in about the card's proportions."""
+    sides = card - np.roll(card, 1, axis=0)  # side i ends at corner i
+    lengths = np.linalg.norm(sides, axis=1)
+    if lengths.min() < 1e-6:
+        return False
+    following = np.roll(sides, -1, axis=0)
+    cosines = -(sides * following).sum(axis=1) / (lengths * np.roll(lengths, -1))
+    if np.abs(cosines).max() > np.sin(np.radians(MAX_CORNER_SKEW)):
+        return False
+    if max(lengths[0] / lengths[2], lengths[2] / lengths[0], lengths[1] / lengths[3], lengths[3] / lengths[1]) > \
+            MAX_OPPOSITE_RATIO:
+        return False
+    aspect = (lengths[1] + lengths[3]) / (lengths[0] + lengths[2]) / CARD_ASPECT
+    return MIN_ASPECT < aspect < 1 / MIN_ASPECT
+
+
+def column_neighbours(card: np.ndarray) -> list[np.ndarray]:
+    """The places (own TL, TR, BR, BL) of the cards just above and just below `card` in its column."""
+    top_left, top_right, bottom_right, bottom_left = card
+    above = np.array([2 * top_left - bottom_left, 2 * top_right - bottom_right, top_right, top_left])
+    below = np.array([bottom_left, bottom_right, 2 * bottom_right - top_right, 2 * bottom_left - top_left])
+    return [above, below]
+
+
+def in_frame(card: np.ndarray, shape) -> bool:
+    """Whether the card's centre and most of each corner lie inside the frame."""
+    height, width = shape[:2]
+    centre = card.mean(axis=0)
+    inner = card * 0.8 + centre * 0.2
+    return bool(np.all((inner[:, 0] >= 0) & (inner[:, 0] < width) & (inner[:, 1] >= 0) & (inner[:, 1] < height)))
+
+
+def near_any(point: np.ndarray, cards: list[np.ndarray], margin: float) -> bool:
+    """Whether the point lies inside one of the cards or within `margin` pixels of one."""
+    import cv2
+
+    point = (float(point[0]), float(point[1]))
+    return any(cv2.pointPolygonTest(card.astype(np.float32), point, True) > -margin for card in cards)
+
+
+def card_size_near(point: np.ndarray, cards: list[np.ndarray]) -> tuple[float, float] | None:
+    """Width and depth in pixels of the accepted card nearest `point` (perspective makes them vary over the frame)."""
+    if not cards:
+        return None
+    nearest = min(cards, key=lambda c: np.linalg.norm(c.mean(axis=0) - point))
+    width = (np.linalg.norm(nearest[1] - nearest[0]) + np.linalg.norm(nearest[2] - nearest[3])) / 2
+    depth = (np.linalg.norm(nearest[3] - nearest[0]) + np.linalg.norm(nearest[2] - nearest[1])) / 2
+    return float(width), float(depth)
