@@ -214,21 +214,25 @@ class Recogniser:
     def _readings(self, image: np.ndarray, quad: np.ndarray, hypotheses: int | None = None) -> list:
         """(score, card corners, per-card probabilities) for each way of splitting the quad into a column, most
         plausible first (at most `hypotheses` of them); stops early once one reads unmistakably as cards."""
-        from .features import card_features
-
         readings = []
         for error, axis, count in split_hypotheses(quad)[:hypotheses]:
             for flip in (False, True):
                 corners = column_cards(quad, axis, count, flip)
-                features = np.stack([card_features(image, c) for c in corners])
-                probabilities = self.model.probabilities(features)
-                per_card = [{head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]}
-                            for i in range(count)]
-                score = float(probabilities["card"][:, 0].mean()) - 0.5 * error
+                per_card = self._read(image, corners)
+                score = float(np.mean([p["card"][0] for p in per_card])) - 0.5 * error
                 readings.append((score, corners, per_card))
                 if score > EARLY_ACCEPT:
                     return readings
         return readings
+
+    def _read(self, image: np.ndarray, cards: list[np.ndarray]) -> list[dict]:
+        """Per card (corners): the model's probabilities per head, and its feature vector under FEATURES."""
+        from .features import card_features
+
+        features = np.stack([card_features(image, c) for c in cards])
+        probabilities = self.model.probabilities(features)
+        return [{head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]}
+                for i in range(len(cards))]
 
     def _by_exemplars(self, cards: list[SeenCard], probabilities: list[dict]) -> list[SeenCard]:
         """Parts and ability by the linear classifier's probability plus the share of the nearest training crops
@@ -254,15 +258,10 @@ class Recogniser:
 
     def _lone_cards(self, image: np.ndarray, candidates: list[np.ndarray], taken: list[np.ndarray]) -> list:
         """The candidate cards that on their own look unmistakably like cards, with their probabilities."""
-        from .features import card_features
-
         candidates = [c for c in candidates if not self._inside(c.mean(axis=0), taken)]
         if not candidates:
             return []
-        features = np.stack([card_features(image, c) for c in candidates])
-        probabilities = self.model.probabilities(features)
-        found = [(c, {head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]})
-                 for i, c in enumerate(candidates)]
+        found = list(zip(candidates, self._read(image, candidates)))
         return sorted([item for item in found if item[1]["card"][0] >= LONE_CARD], key=lambda item: -item[1]["card"][0])
 
     def _reshaped(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
@@ -270,7 +269,6 @@ class Recogniser:
         the art) with that corner put back where the other three say, its sides snapped onto the nearest edges;
         the best-reading such card when it reads about as surely as a card, otherwise the card as it was."""
         from .detect import refine_at_full_resolution
-        from .features import card_features
 
         depth = min(np.linalg.norm(points - np.roll(points, -1, axis=0), axis=1))
         candidates = []
@@ -280,27 +278,23 @@ class Recogniser:
                 candidates.append(variant)
         if not candidates:
             return points, probabilities
-        features = np.stack([card_features(image, c) for c in candidates])
-        values = self.model.probabilities(features)
-        best = int(np.argmax(values["card"][:, 0]))
-        if values["card"][best, 0] < max(KEEP_CARD, probabilities["card"][0] - RESHAPE_MARGIN):
+        readings = self._read(image, candidates)
+        best = int(np.argmax([p["card"][0] for p in readings]))
+        if readings[best]["card"][0] < max(KEEP_CARD, probabilities["card"][0] - RESHAPE_MARGIN):
             return points, probabilities
-        return candidates[best], {head: row[best] for head, row in values.items()} | {FEATURES: features[best]}
+        return candidates[best], readings[best]
 
     def _snap_card(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
         """A doubtful card, its sides moved onto the nearest strong edges (a column's outline can be a little off
         at one end, and a few pixels of corner error cost parts and ability); the snapped reading is kept if it
         looks more like a card."""
         from .detect import refine_at_full_resolution
-        from .features import card_features
 
         width = np.linalg.norm(points[1] - points[0])
         snapped = refine_at_full_resolution(gray, points, SNAP_REACH * width / CARD_ASPECT)
         if np.abs(snapped - points).max() <= 1.0:
             return points, probabilities
-        features = card_features(image, snapped)[None]
-        values = self.model.probabilities(features)
-        snapped_probabilities = {head: row[0] for head, row in values.items()} | {FEATURES: features[0]}
+        snapped_probabilities = self._read(image, [snapped])[0]
         if snapped_probabilities["card"][0] > probabilities["card"][0]:
             return snapped, snapped_probabilities
         return points, probabilities
