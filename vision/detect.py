@@ -13,6 +13,7 @@ import numpy as np
 from .cards import CARD_ASPECT
 from .frames import border_values
 from .pattern import card_mask, find_pattern, without_pattern
+from .placements import Corner
 
 WORK_LONG_SIDE = 640  # detection runs on a copy about this wide
 MIN_CARD_FRACTION = 0.045
@@ -26,15 +27,6 @@ CORNER_EPSILON = 0.01  # outline simplification for corner finding, as a share o
 MAX_CORNER_COSINE = 0.5  # corners between 60 and 120 degrees count as right angles seen through a tilt
 MAX_CORNERS = 16  # corners of non-quad outlines handed on per frame
 SMOOTH_FRACTION = 0.3  # the smallest card width we look for, as a fraction of the frame's long side
-
-
-class Corner(NamedTuple):
-    """A corner of an outline, where a card may lie: the point where its two straight sides meet, their directions
-    (unit vectors) and lengths, in frame pixels."""
-
-    point: np.ndarray
-    along: tuple[np.ndarray, np.ndarray]
-    lengths: tuple[float, float]
 
 
 class Outlines(NamedTuple):

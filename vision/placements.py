@@ -4,6 +4,8 @@ outlines with one corner put back where the other three say, and whether four co
 Pure geometry on corner arrays (own TL, TR, BR, BL); the pipeline decides which of these to read."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .cards import CARD_ASPECT
@@ -15,6 +17,15 @@ MAX_OPPOSITE_RATIO = 1.12  # longest over shortest of a card's opposite sides (t
 MIN_ASPECT = 0.78  # a card's width over depth, relative to the printed card (tilt makes 0.87-1.22)
 MOVED_CORNER = 0.08  # a corner this far (in short sides) from its parallelogram completion may be cut or pulled
 MAX_VARIANTS = 3  # completed outlines tried per doubtful outline
+
+
+class Corner(NamedTuple):
+    """A corner of an outline, where a card may lie: the point where its two straight sides meet, their directions
+    (unit vectors) and lengths, in frame pixels."""
+
+    point: np.ndarray
+    along: tuple[np.ndarray, np.ndarray]
+    lengths: tuple[float, float]
 
 
 def split_hypotheses(quad: np.ndarray):
@@ -131,10 +142,8 @@ def anchored_cards(quad: np.ndarray) -> list[np.ndarray]:
     return cards
 
 
-def quad_corners(quad: np.ndarray) -> list:
+def quad_corners(quad: np.ndarray) -> list[Corner]:
     """The four corners of an outline quad, each with its two sides."""
-    from .detect import Corner
-
     corners = []
     for i in range(4):
         along_next, along_previous = quad[(i + 1) % 4] - quad[i], quad[i - 1] - quad[i]
@@ -144,7 +153,7 @@ def quad_corners(quad: np.ndarray) -> list:
     return corners
 
 
-def cards_at_corner(corner, size: tuple[float, float]) -> list[np.ndarray]:
+def cards_at_corner(corner: Corner, size: tuple[float, float]) -> list[np.ndarray]:
     """The cards of the frame's card size that could lie in an outline's corner (of a column merged with a hand,
     a shadow or its neighbour), along either side, either way up."""
     width, depth = size
