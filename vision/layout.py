@@ -4,6 +4,5 @@ from __future__ import annotations
 # The legion badge (with the part silhouette) and the ability icon below it, with a margin for corner error.
 EMBLEM_BOX = (822, 8, 1000, 290)
 BADGE_BOX = (840, 15, 985, 170)
-ICON_BOX = (840, 150, 985, 285)
 # The legion-tinted right edge.
 STRIPE_BOX = (975, 40, 1020, 615)

@@ -1,6 +1,7 @@
 """The recogniser: frame in, cards out (legion, parts, ability, corners, confidence). Never raises on a frame."""
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 
@@ -97,7 +98,12 @@ class Recogniser:
         if self.model is None:
             return ScanResult(error=self.model_error)
         image, factor = limit_size(to_bgr8(frame))
-        gray = None  # the full-resolution grey frame, made only when an outline needs snapping to its edges
+
+        @functools.cache
+        def full_gray() -> np.ndarray:
+            """The full-resolution grey frame, made only when an outline needs snapping to its edges."""
+            return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+
         taken: list[np.ndarray] = []  # corners of the cards accepted so far
         seen: list[SeenCard] = []
         readings_seen: list[dict] = []  # the probabilities and features of each card in `seen`
@@ -105,10 +111,8 @@ class Recogniser:
         partial: list[np.ndarray] = []  # cards accepted without their column's whole outline
 
         def accept(points, card_probabilities) -> bool:
-            nonlocal gray
             if not card_shaped(points):
-                gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
-                points, card_probabilities = self._reshaped(image, gray, points, card_probabilities)
+                points, card_probabilities = self._reshaped(image, full_gray(), points, card_probabilities)
             if _roughness(image, points) > MAX_ROUGHNESS:
                 return False
             card = self._card(points, card_probabilities, factor)
@@ -134,14 +138,13 @@ class Recogniser:
             if _doubtful(best):
                 # The outline may be off by a fraction of a card (a shadow or a neighbour welded to it): snap its
                 # sides onto the strongest edges nearby and read it again.
-                gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
                 short_side = min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
-                snapped = refine_at_full_resolution(gray, quad, SNAP_REACH * short_side)
+                snapped = refine_at_full_resolution(full_gray(), quad, SNAP_REACH * short_side)
                 if np.abs(snapped - quad).max() > 1.0:
                     readings += self._readings(image, snapped)
                     best = max(readings, key=lambda r: r[0])
-                for variant in completed_variants(gray, quad) if _doubtful(best) else []:
-                    variant = refine_at_full_resolution(gray, variant, SNAP_REACH * short_side)
+                for variant in completed_variants(full_gray(), quad) if _doubtful(best) else []:
+                    variant = refine_at_full_resolution(full_gray(), variant, SNAP_REACH * short_side)
                     readings += self._readings(image, variant, hypotheses=1)
                     best = max(readings, key=lambda r: r[0])
                     if not _doubtful(best):
@@ -162,8 +165,7 @@ class Recogniser:
                 if self._inside(points.mean(axis=0), taken):
                     continue
                 if card_probabilities["card"][0] < SNAP_CARD_BELOW:
-                    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
-                    points, card_probabilities = self._snap_card(image, gray, points, card_probabilities)
+                    points, card_probabilities = self._snap_card(image, full_gray(), points, card_probabilities)
                 if accept(points, card_probabilities) and score < ACCEPT_COLUMN:
                     partial.append(taken[-1])  # as accepted, perhaps put back into shape
 
@@ -198,8 +200,8 @@ class Recogniser:
                     continue
                 neighbour, card_probabilities = found[0]
                 if card_probabilities["card"][0] < SNAP_CARD_BELOW:
-                    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if gray is None else gray
-                    neighbour, card_probabilities = self._snap_card(image, gray, neighbour, card_probabilities)
+                    neighbour, card_probabilities = self._snap_card(image, full_gray(), neighbour,
+                                                                    card_probabilities)
                 if accept(neighbour, card_probabilities):
                     partial.append(taken[-1])
         if seen and self.model.exemplars is not None:

@@ -26,12 +26,6 @@ def jitter(corners: np.ndarray, rng: np.random.Generator, amount: float) -> np.n
     return corners + rng.normal(0, amount * width, corners.shape) + rng.normal(0, amount * width, (1, 2))
 
 
-def shift_along_column(corners: np.ndarray, fraction: float) -> np.ndarray:
-    """The quad moved by `fraction` of a card height towards the card's own top: a wrongly split column."""
-    down = corners[3] - corners[0]
-    return corners - down * fraction
-
-
 def wrong_splits(column_truths) -> list[np.ndarray]:
     from .detect import _order_quad
     from .placements import column_cards, split_hypotheses
@@ -45,10 +39,9 @@ def wrong_splits(column_truths) -> list[np.ndarray]:
     wrong = []
     for _, axis, count in split_hypotheses(outline):  # the readings the pipeline will weigh
         for flip in (False, True):
-            if True:
-                for corners in column_cards(outline, axis, count, flip):
-                    if not any(np.abs(corners - t.corners).max() < 0.08 * width for t in column_truths):
-                        wrong.append(corners)
+            for corners in column_cards(outline, axis, count, flip):
+                if not any(np.abs(corners - t.corners).max() < 0.08 * width for t in column_truths):
+                    wrong.append(corners)
     return wrong
 
 
