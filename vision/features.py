@@ -32,6 +32,28 @@ def _silhouette_layout() -> tuple[dict, int, dict | None]:
 
 PART_CENTRES, PART_RADIUS, PART_TEMPLATES = _silhouette_layout()
 
+# The badge is found again inside each card by matching its mean white figure: scans are cut up to 25 scan pixels
+# differently and detected corners put it 10-35 pixels off, while a part's highlight is only about 30 across.
+ALIGN_SCALE = 0.25  # template pixels per scan pixel
+ALIGN_REACH = 40  # scan pixels the badge is looked for around where the corners put it
+ALIGN_MIN_MATCH = 0.3  # a weaker best match (glare, a hand, not a card) leaves the card as it is
+
+
+def _badge_template() -> np.ndarray | None:
+    import json
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent / "params" / "silhouette.json"
+    try:
+        template = np.asarray(json.loads(path.read_text(encoding="utf-8"))["badge_template"], np.float32)
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    expected = (int((BADGE_BOX[3] - BADGE_BOX[1]) * ALIGN_SCALE), int((BADGE_BOX[2] - BADGE_BOX[0]) * ALIGN_SCALE))
+    return template if template.shape == expected else None
+
+
+BADGE_TEMPLATE = _badge_template()
+
 EMBLEM_SIZE = (32, 50)  # width, height of the warped emblem patch
 BADGE_SIZE = (28, 30)  # the badge alone, for the silhouette's highlighted parts
 OVERVIEW_SIZE = (48, 31)  # the whole card, small, for colour statistics
@@ -67,6 +89,43 @@ def _warp(frame: np.ndarray, to_image: np.ndarray, box, size) -> np.ndarray:
 
 def warp_box(frame: np.ndarray, corners: np.ndarray, box, size) -> np.ndarray:
     return _warp(frame, _card_to_image(corners), box, size)
+
+
+def _parabola_peak(values: np.ndarray, index: int) -> float:
+    """Where the parabola through a maximum and its two neighbours peaks: the maximum to a fraction of a pixel."""
+    if 0 < index < len(values) - 1:
+        left, middle, right = float(values[index - 1]), float(values[index]), float(values[index + 1])
+        curvature = left - 2 * middle + right
+        if curvature < 0:
+            return index + 0.5 * (left - right) / curvature
+    return float(index)
+
+
+def badge_offset(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray | None = None) -> np.ndarray:
+    """How far, in scan pixels, the badge's white figure lies from where the card's corners put it; (0, 0) when
+    nothing there looks clearly like it."""
+    import cv2
+
+    template = BADGE_TEMPLATE if template is None else template
+    if template is None:
+        return np.zeros(2)
+    x0, y0, x1, y1 = BADGE_BOX
+    height, width = template.shape
+    scale_x, scale_y = width / (x1 - x0), height / (y1 - y0)
+    reach_x, reach_y = round(ALIGN_REACH * scale_x), round(ALIGN_REACH * scale_y)
+    box = (x0 - reach_x / scale_x, y0 - reach_y / scale_y, x1 + reach_x / scale_x, y1 + reach_y / scale_y)
+    region = _channel_min(_warp(frame, to_image, box, (width + 2 * reach_x, height + 2 * reach_y)))
+    response = cv2.matchTemplate(region.astype(np.float32), template, cv2.TM_CCOEFF_NORMED)
+    _, best, _, (column, row) = cv2.minMaxLoc(response)
+    if not best >= ALIGN_MIN_MATCH:  # also NaN, from a flat region
+        return np.zeros(2)
+    return np.array([(_parabola_peak(response[row], column) - reach_x) / scale_x,
+                     (_parabola_peak(response[:, column], row) - reach_y) / scale_y])
+
+
+def _shifted(to_image: np.ndarray, offset: np.ndarray) -> np.ndarray:
+    """The card-to-frame map of a card whose print sits `offset` scan pixels away from where the map put it."""
+    return to_image @ np.array([[1, 0, offset[0]], [0, 1, offset[1]], [0, 0, 1]], np.float64)
 
 
 @functools.lru_cache(maxsize=8)
@@ -127,14 +186,15 @@ def card_features(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
 
     corners = np.asarray(corners, np.float64)
     width_px = np.linalg.norm(corners[1] - corners[0])
-    to_image = _card_to_image(corners)  # one map for all the warps below
+    to_image = _card_to_image(corners)  # one map for the card's colours
+    emblem_map = _shifted(to_image, badge_offset(frame, to_image))  # and one for its badge and icon
     shrink = width_px / CARD_WIDTH * (EMBLEM_BOX[2] - EMBLEM_BOX[0]) / EMBLEM_SIZE[0]
     if shrink > 1.6:
         # Big cards: warp at double size and area-downscale, which avoids aliasing without blurring the frame.
-        big = _warp(frame, to_image, EMBLEM_BOX, (EMBLEM_SIZE[0] * 2, EMBLEM_SIZE[1] * 2))
+        big = _warp(frame, emblem_map, EMBLEM_BOX, (EMBLEM_SIZE[0] * 2, EMBLEM_SIZE[1] * 2))
         emblem = cv2.resize(big, EMBLEM_SIZE, interpolation=cv2.INTER_AREA)
     else:
-        emblem = _warp(frame, to_image, EMBLEM_BOX, EMBLEM_SIZE)
+        emblem = _warp(frame, emblem_map, EMBLEM_BOX, EMBLEM_SIZE)
     overview = _warp(frame, to_image, (0, 0, CARD_WIDTH, CARD_HEIGHT), OVERVIEW_SIZE)
     gray = cv2.cvtColor(emblem, cv2.COLOR_BGR2GRAY).astype(np.float32)
     normalised = (gray - gray.mean()) / (gray.std() + 1e-3)
@@ -153,7 +213,7 @@ def card_features(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
     colour = _chroma_stats([badge, stripe, left, overview], white)
     brightness = np.array([gray.mean() / 255, gray.std() / 128])
     return np.concatenate([_gradient_histograms(normalised), coarse.ravel() * 0.05, colour * 2.0, brightness,
-                           _silhouette(frame, to_image, shrink), _part_highlights(frame, to_image) * 3.0,
+                           _silhouette(frame, emblem_map, shrink), _part_highlights(frame, emblem_map) * 3.0,
                            [1.0]]).astype(np.float32)
 
 

@@ -2,9 +2,11 @@
 
     python -m vision.learn_layout      # writes vision/params/silhouette.json
 
-For each part, the mean badge whiteness of cards with that part highlighted minus that of cards without it peaks
-at the part; the peak positions (scan pixels) and that difference itself, coarsely sampled over the badge (the part's
-shape as a weight map), are the only things written.
+The scans are cut a little differently, so each scan's badge is first moved onto the mean white figure of all of
+them (three rounds); that mean figure, coarsely sampled, is what `vision.features` matches to find the badge on a
+card. Then, for each part, the mean badge whiteness of cards with that part highlighted minus that of cards without
+it peaks at the part; the peak positions (scan pixels) and that difference itself, coarsely sampled over the badge
+(the part's shape as a weight map), are the other things written.
 """
 from __future__ import annotations
 
@@ -20,19 +22,50 @@ from .model import PARAMS_DIR
 SILHOUETTE_FILE = PARAMS_DIR / "silhouette.json"
 
 
+ALIGN_ROUNDS = 3
+
+
 def badge_whiteness(image: np.ndarray) -> np.ndarray:
-    x0, y0, x1, y1 = BADGE_BOX
-    whiteness = image[y0:y1, x0:x1].astype(np.float32).min(axis=2)
+    whiteness = image.astype(np.float32).min(axis=2)
     background = np.median(whiteness)
     return (whiteness - background) / (np.percentile(whiteness, 99) - background + 1.0)
+
+
+def aligned_badges(scans: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The mean white figure of the badges (template pixels) and each scan's badge box moved onto it."""
+    import cv2
+
+    from .features import ALIGN_SCALE, _card_to_image, _shifted, _warp, badge_offset
+    from .cards import CARD_HEIGHT, CARD_WIDTH
+
+    x0, y0, x1, y1 = BADGE_BOX
+    size = (int((x1 - x0) * ALIGN_SCALE), int((y1 - y0) * ALIGN_SCALE))
+    scan_map = _card_to_image(np.float64([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]]))
+    # Seen at a quarter of their size, as on the table: blurred first so that fine print does not alias.
+    smooth = [cv2.GaussianBlur(scan, (0, 0), 0.5 / ALIGN_SCALE) for scan in scans]
+    offsets = [np.zeros(2) for _ in scans]
+    for _ in range(ALIGN_ROUNDS):
+        figures = []
+        for scan, offset in zip(smooth, offsets):
+            figure = _warp(scan, _shifted(scan_map, offset), BADGE_BOX, size).astype(np.float32).min(axis=2)
+            figures.append((figure - figure.mean()) / (figure.std() + 1e-3))
+        template = np.mean(figures, axis=0).astype(np.float32)
+        offsets = [badge_offset(scan, scan_map, template) for scan in smooth]
+        drift = np.mean(offsets, axis=0)  # keeps the figure in the middle of the box
+        offsets = [offset - drift for offset in offsets]
+    badges = [_warp(scan, _shifted(scan_map, offset), BADGE_BOX, (x1 - x0, y1 - y0))
+              for scan, offset in zip(scans, offsets)]
+    return np.round(template, 4), badges
 
 
 def learn() -> dict:
     import cv2
 
-    maps = [(badge_whiteness(load_scan(card)), card.parts) for card in training_cards()]
     from .features import HIGHLIGHT_SIZE
 
+    cards = list(training_cards())
+    template, badges = aligned_badges([load_scan(card) for card in cards])
+    maps = [(badge_whiteness(badge), card.parts) for badge, card in zip(badges, cards)]
     centres, templates = {}, {}
     for part in ("legs", "torso", "head"):
         with_part = np.mean([w for w, parts in maps if part in parts], axis=0)
@@ -44,7 +77,7 @@ def learn() -> dict:
         shape = cv2.resize(difference, HIGHLIGHT_SIZE, interpolation=cv2.INTER_AREA)
         shape = np.clip(shape - 0.25 * shape.max(), 0, None)
         templates[part] = np.round(shape / shape.sum(), 5).tolist()
-    return {"part_centres": centres, "radius": 20, "part_templates": templates}
+    return {"part_centres": centres, "radius": 20, "part_templates": templates, "badge_template": template.tolist()}
 
 
 def main(argv=None) -> int:

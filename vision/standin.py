@@ -16,7 +16,7 @@ LEGION_BGR = {
     "brown": (40, 130, 215),
     "green": (50, 170, 120),
 }
-BADGE_CENTRE = (910, 95)
+BADGE_CENTRE = (925, 108)
 ICON_CENTRE = (910, 215)
 
 
@@ -36,15 +36,25 @@ def _badge_outline(legion: str) -> np.ndarray:
 
 
 def _silhouette(face: np.ndarray, parts: tuple[str, ...]) -> None:
+    """The figure leaning from bottom-left to top-right where the printed one is, each part at its measured place
+    (so the badge is found on a stand-in as on a scan)."""
     import cv2
 
-    cx, cy = BADGE_CENTRE
+    from .features import PART_CENTRES
+
     lit, dim = (255, 255, 255), (175, 175, 175)
-    cv2.circle(face, (cx, cy - 35), 11, lit if "head" in parts else dim, -1)
-    cv2.rectangle(face, (cx - 15, cy - 22), (cx + 15, cy + 10), lit if "torso" in parts else dim, -1)
+    legs, torso, head = (np.array(PART_CENTRES[part], np.float64) for part in ("legs", "torso", "head"))
+    along = (head - legs) / np.linalg.norm(head - legs)
+    across = np.array([-along[1], along[0]])
+
+    def point(p):
+        return tuple(int(round(v)) for v in p)
+
     colour = lit if "legs" in parts else dim
-    cv2.rectangle(face, (cx - 14, cy + 12), (cx - 3, cy + 45), colour, -1)
-    cv2.rectangle(face, (cx + 3, cy + 12), (cx + 14, cy + 45), colour, -1)
+    for side in (-7, 7):
+        cv2.line(face, point(legs - 22 * along + side * across), point(legs + 10 * along + side * across), colour, 9)
+    cv2.line(face, point(torso - 12 * along), point(torso + 8 * along), lit if "torso" in parts else dim, 24)
+    cv2.circle(face, point(head + 4 * along), 12, lit if "head" in parts else dim, -1)
 
 
 def _icon(face: np.ndarray, ability: str | None) -> None:
