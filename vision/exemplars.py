@@ -1,5 +1,5 @@
-"""Nearest-prototype reading of the body parts and the ability: each card's silhouette and emblem gradient
-histograms compared with class prototypes learned from many rendered training crops (different cards, light,
+"""Nearest-prototype reading of the body parts and the ability: each card's silhouette and ability-icon gradient
+histograms (of their white print) compared with class prototypes learned from many rendered training crops (different cards, light,
 tilt, size).
 
 With only 64 training cards, a linear classifier learns the cards rather than the figure; voting among the most
@@ -119,10 +119,10 @@ def prototypes(embedded: np.ndarray, labels: np.ndarray, seed: int = 0) -> tuple
 
 def fit_exemplars(features: np.ndarray, part_sets: np.ndarray, abilities: np.ndarray, seed: int) -> Exemplars:
     """From positive training crops: their features, index of their printed part combination, ability index."""
-    from .features import EMBLEM_HOG, SILHOUETTE_HOG
+    from .features import ICON_HOG, SILHOUETTE_HOG
 
     rng = np.random.default_rng(seed)
     keep = np.sort(rng.permutation(len(features))[:MAX_EXEMPLARS])
     features = features[keep]
     return Exemplars({"parts": ExemplarHead.fit(SILHOUETTE_HOG, features, part_sets[keep]),
-                      "ability": ExemplarHead.fit(EMBLEM_HOG, features, abilities[keep])})
+                      "ability": ExemplarHead.fit(ICON_HOG, features, abilities[keep])})

@@ -7,7 +7,7 @@ import functools
 import numpy as np
 
 from .cards import CARD_HEIGHT, CARD_WIDTH
-from .layout import BADGE_BOX, EMBLEM_BOX, STRIPE_BOX
+from .layout import BADGE_BOX, EMBLEM_BOX, ICON_BOX, STRIPE_BOX
 
 
 HIGHLIGHT_SIZE = (58, 62)  # badge warped at 0.4 px per scan pixel for the part highlights
@@ -56,6 +56,7 @@ BADGE_TEMPLATE = _badge_template()
 
 EMBLEM_SIZE = (32, 50)  # width, height of the warped emblem patch
 BADGE_SIZE = (28, 30)  # the badge alone, for the silhouette's highlighted parts
+ICON_SIZE = (24, 24)  # the ability icon alone, for its white shape
 OVERVIEW_SIZE = (48, 31)  # the whole card, small, for colour statistics
 ORIENTATION_BINS = 8
 CELL = 4
@@ -66,6 +67,8 @@ _SILHOUETTE_START = (_EMBLEM_HOG_SIZE + (EMBLEM_SIZE[0] // 2) * (EMBLEM_SIZE[1] 
 EMBLEM_HOG = slice(0, _EMBLEM_HOG_SIZE)
 SILHOUETTE_HOG = slice(_SILHOUETTE_START,
                        _SILHOUETTE_START + (BADGE_SIZE[0] // CELL) * (BADGE_SIZE[1] // CELL) * ORIENTATION_BINS)
+_ICON_START = SILHOUETTE_HOG.stop + 12 + ICON_SIZE[0] * ICON_SIZE[1]  # after the 12 part-highlight levels
+ICON_HOG = slice(_ICON_START, _ICON_START + (ICON_SIZE[0] // CELL) * (ICON_SIZE[1] // CELL) * ORIENTATION_BINS)
 
 
 def _card_to_image(corners: np.ndarray) -> np.ndarray:
@@ -213,8 +216,9 @@ def card_features(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
     colour = _chroma_stats([badge, stripe, left, overview], white)
     brightness = np.array([gray.mean() / 255, gray.std() / 128])
     return np.concatenate([_gradient_histograms(normalised), coarse.ravel() * 0.05, colour * 2.0, brightness,
-                           _silhouette(frame, emblem_map, shrink), _part_highlights(frame, emblem_map) * 3.0,
-                           [1.0]]).astype(np.float32)
+                           _white_print(frame, emblem_map, shrink, BADGE_BOX, BADGE_SIZE),
+                           _part_highlights(frame, emblem_map) * 3.0,
+                           _white_print(frame, emblem_map, shrink, ICON_BOX, ICON_SIZE), [1.0]]).astype(np.float32)
 
 
 def _part_masks() -> dict[str, np.ndarray]:
@@ -257,14 +261,16 @@ def _part_highlights(frame: np.ndarray, to_image: np.ndarray) -> np.ndarray:
     return np.concatenate([levels, differences, shaped, shaped_differences])
 
 
-def _silhouette(frame: np.ndarray, to_image: np.ndarray, shrink: float) -> np.ndarray:
-    """The badge's white figure: the least-saturated bright pixels, whose brightest limbs are the card's parts."""
+def _white_print(frame: np.ndarray, to_image: np.ndarray, shrink: float, box, size) -> np.ndarray:
+    """The white print in a box of the card (the badge's figure, whose brightest limbs are the card's parts, or the
+    ability icon), whatever the art behind it: the least-saturated bright pixels, as levels and gradient
+    histograms."""
     import cv2
 
-    size = BADGE_SIZE if shrink < 1.6 else (BADGE_SIZE[0] * 2, BADGE_SIZE[1] * 2)
-    badge = _warp(frame, to_image, BADGE_BOX, size).astype(np.float32)
-    if size != BADGE_SIZE:
-        badge = cv2.resize(badge, BADGE_SIZE, interpolation=cv2.INTER_AREA)
-    whiteness = _channel_min(badge)
+    warped_size = size if shrink < 1.6 else (size[0] * 2, size[1] * 2)
+    patch = _warp(frame, to_image, box, warped_size).astype(np.float32)
+    if warped_size != size:
+        patch = cv2.resize(patch, size, interpolation=cv2.INTER_AREA)
+    whiteness = _channel_min(patch)
     whiteness = (whiteness - whiteness.mean()) / (whiteness.std() + 1e-3)
     return np.concatenate([whiteness.ravel() * 0.05, _gradient_histograms(whiteness) * 0.7])

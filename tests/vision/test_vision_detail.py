@@ -110,7 +110,8 @@ def test_a_damaged_exemplar_file_is_a_clear_model_error(tmp_path):
 def test_the_nearest_neighbour_blocks_are_where_card_features_puts_them():
     import cv2
 
-    from vision.features import EMBLEM_HOG, EMBLEM_SIZE, SILHOUETTE_HOG, _gradient_histograms, card_features, warp_box
+    from vision.features import (EMBLEM_HOG, EMBLEM_SIZE, ICON_HOG, SILHOUETTE_HOG, _gradient_histograms,
+                                 card_features, warp_box)
     from vision.layout import EMBLEM_BOX
 
     rng = np.random.default_rng(1)
@@ -123,8 +124,9 @@ def test_the_nearest_neighbour_blocks_are_where_card_features_puts_them():
     gray = cv2.cvtColor(emblem, cv2.COLOR_BGR2GRAY).astype(np.float32)
     normalised = (gray - gray.mean()) / (gray.std() + 1e-3)
     assert np.allclose(features[EMBLEM_HOG], _gradient_histograms(normalised), atol=1e-5)
-    block = features[SILHOUETTE_HOG] / 0.7
-    assert np.linalg.norm(block) == pytest.approx(1.0, abs=1e-3)  # a whole, normalised histogram block
+    for block in (features[SILHOUETTE_HOG] / 0.7, features[ICON_HOG] / 0.7):
+        assert np.linalg.norm(block) == pytest.approx(1.0, abs=1e-3)  # a whole, normalised histogram block
+    assert ICON_HOG.stop == len(features) - 1  # the icon's histograms come last, before the constant
 
 
 def _stand_in_column(seat: int, tilt: float):
