@@ -1,6 +1,6 @@
-"""Nearest-prototype reading of the body parts and the ability: each card's silhouette and ability-icon gradient
-histograms (of their white print) compared with class prototypes learned from many rendered training crops (different cards, light,
-tilt, size).
+"""Nearest-prototype reading of the body parts and the ability: the gradient histograms of each card's white print
+(the badge's figure, the ability icon) compared with class prototypes learned from many rendered training crops
+(different cards, light, tilt, size).
 
 With only 64 training cards, a linear classifier learns the cards rather than the figure; voting among the most
 similar prototypes generalises to unseen cards better. The pipeline adds the vote shares to the linear classifier's

@@ -13,7 +13,17 @@ from .layout import BADGE_BOX, EMBLEM_BOX, ICON_BOX, STRIPE_BOX
 HIGHLIGHT_SIZE = (58, 62)  # badge warped at 0.4 px per scan pixel for the part highlights
 
 
-def _silhouette_layout() -> tuple[dict, int, dict | None]:
+# The badge is found again inside each card by matching its mean white figure: scans are cut up to 25 scan pixels
+# differently and detected corners put it 10-35 pixels off, while a part's highlight is only about 30 across.
+ALIGN_SCALE = 0.25  # template pixels per scan pixel
+ALIGN_REACH = 40  # scan pixels the badge is looked for around where the corners put it
+ALIGN_MIN_MATCH = 0.3  # a weaker best match (glare, a hand, not a card) leaves the card as it is
+BADGE_TEMPLATE_SIZE = (int((BADGE_BOX[2] - BADGE_BOX[0]) * ALIGN_SCALE),  # width, height
+                       int((BADGE_BOX[3] - BADGE_BOX[1]) * ALIGN_SCALE))
+
+
+def _silhouette_layout() -> tuple[dict, int, dict | None, np.ndarray | None]:
+    """Part centres, disc radius, part weight maps and the badge's mean figure, as vision.learn_layout wrote them."""
     import json
     from pathlib import Path
 
@@ -24,35 +34,16 @@ def _silhouette_layout() -> tuple[dict, int, dict | None]:
         templates = {k: np.asarray(v, np.float32).ravel() for k, v in data.get("part_templates", {}).items()}
         if any(t.size != HIGHLIGHT_SIZE[0] * HIGHLIGHT_SIZE[1] for t in templates.values()):
             templates = {}
-        return centres, int(data["radius"]), templates or None
+        badge = np.asarray(data.get("badge_template", []), np.float32)
+        if badge.shape != BADGE_TEMPLATE_SIZE[::-1]:
+            badge = None
+        return centres, int(data["radius"]), templates or None, badge
     except (OSError, ValueError, KeyError, TypeError):
         # Measured once by vision.learn_layout; used when the file is missing.
-        return {"legs": (912, 131), "torso": (937, 112), "head": (953, 88)}, 16, None
+        return {"legs": (912, 131), "torso": (937, 112), "head": (953, 88)}, 16, None, None
 
 
-PART_CENTRES, PART_RADIUS, PART_TEMPLATES = _silhouette_layout()
-
-# The badge is found again inside each card by matching its mean white figure: scans are cut up to 25 scan pixels
-# differently and detected corners put it 10-35 pixels off, while a part's highlight is only about 30 across.
-ALIGN_SCALE = 0.25  # template pixels per scan pixel
-ALIGN_REACH = 40  # scan pixels the badge is looked for around where the corners put it
-ALIGN_MIN_MATCH = 0.3  # a weaker best match (glare, a hand, not a card) leaves the card as it is
-
-
-def _badge_template() -> np.ndarray | None:
-    import json
-    from pathlib import Path
-
-    path = Path(__file__).resolve().parent / "params" / "silhouette.json"
-    try:
-        template = np.asarray(json.loads(path.read_text(encoding="utf-8"))["badge_template"], np.float32)
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-    expected = (int((BADGE_BOX[3] - BADGE_BOX[1]) * ALIGN_SCALE), int((BADGE_BOX[2] - BADGE_BOX[0]) * ALIGN_SCALE))
-    return template if template.shape == expected else None
-
-
-BADGE_TEMPLATE = _badge_template()
+PART_CENTRES, PART_RADIUS, PART_TEMPLATES, BADGE_TEMPLATE = _silhouette_layout()
 
 EMBLEM_SIZE = (32, 50)  # width, height of the warped emblem patch
 BADGE_SIZE = (28, 30)  # the badge alone, for the silhouette's highlighted parts

@@ -20,8 +20,6 @@ from .layout import BADGE_BOX
 from .model import PARAMS_DIR
 
 SILHOUETTE_FILE = PARAMS_DIR / "silhouette.json"
-
-
 ALIGN_ROUNDS = 3
 
 
@@ -35,11 +33,10 @@ def aligned_badges(scans: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray
     """The mean white figure of the badges (template pixels) and each scan's badge box moved onto it."""
     import cv2
 
-    from .features import ALIGN_SCALE, _card_to_image, _shifted, _warp, badge_offset
     from .cards import CARD_HEIGHT, CARD_WIDTH
+    from .features import ALIGN_SCALE, BADGE_TEMPLATE_SIZE, _card_to_image, _channel_min, _shifted, _warp, badge_offset
 
     x0, y0, x1, y1 = BADGE_BOX
-    size = (int((x1 - x0) * ALIGN_SCALE), int((y1 - y0) * ALIGN_SCALE))
     scan_map = _card_to_image(np.float64([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]]))
     # Seen at a quarter of their size, as on the table: blurred first so that fine print does not alias.
     smooth = [cv2.GaussianBlur(scan, (0, 0), 0.5 / ALIGN_SCALE) for scan in scans]
@@ -47,7 +44,8 @@ def aligned_badges(scans: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray
     for _ in range(ALIGN_ROUNDS):
         figures = []
         for scan, offset in zip(smooth, offsets):
-            figure = _warp(scan, _shifted(scan_map, offset), BADGE_BOX, size).astype(np.float32).min(axis=2)
+            badge = _warp(scan, _shifted(scan_map, offset), BADGE_BOX, BADGE_TEMPLATE_SIZE)
+            figure = _channel_min(badge.astype(np.float32))
             figures.append((figure - figure.mean()) / (figure.std() + 1e-3))
         template = np.mean(figures, axis=0).astype(np.float32)
         offsets = [badge_offset(scan, scan_map, template) for scan in smooth]
