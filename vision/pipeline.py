@@ -164,8 +164,7 @@ class Recogniser:
             for points, card_probabilities in chosen:
                 if self._inside(points.mean(axis=0), taken):
                     continue
-                if card_probabilities["card"][0] < SNAP_CARD_BELOW:
-                    points, card_probabilities = self._snap_card(image, full_gray(), points, card_probabilities)
+                points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
                 if accept(points, card_probabilities) and score < ACCEPT_COLUMN:
                     partial.append(taken[-1])  # as accepted, perhaps put back into shape
 
@@ -199,9 +198,7 @@ class Recogniser:
                 if not found:
                     continue
                 neighbour, card_probabilities = found[0]
-                if card_probabilities["card"][0] < SNAP_CARD_BELOW:
-                    neighbour, card_probabilities = self._snap_card(image, full_gray(), neighbour,
-                                                                    card_probabilities)
+                neighbour, card_probabilities = self._snap_card(image, full_gray, neighbour, card_probabilities)
                 if accept(neighbour, card_probabilities):
                     partial.append(taken[-1])
         if seen and self.model.exemplars is not None:
@@ -286,14 +283,16 @@ class Recogniser:
             return points, probabilities
         return candidates[best], readings[best]
 
-    def _snap_card(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
-        """A doubtful card, its sides moved onto the nearest strong edges (a column's outline can be a little off
-        at one end, and a few pixels of corner error cost parts and ability); the snapped reading is kept if it
-        looks more like a card."""
+    def _snap_card(self, image: np.ndarray, full_gray, points: np.ndarray, probabilities: dict):
+        """A doubtful card (reading below SNAP_CARD_BELOW as a card), its sides moved onto the nearest strong edges
+        (a column's outline can be a little off at one end, and a few pixels of corner error cost parts and
+        ability); the snapped reading is kept if it looks more like a card. `full_gray()` gives the grey frame."""
         from .detect import refine_at_full_resolution
 
+        if probabilities["card"][0] >= SNAP_CARD_BELOW:
+            return points, probabilities
         width = np.linalg.norm(points[1] - points[0])
-        snapped = refine_at_full_resolution(gray, points, SNAP_REACH * width / CARD_ASPECT)
+        snapped = refine_at_full_resolution(full_gray(), points, SNAP_REACH * width / CARD_ASPECT)
         if np.abs(snapped - points).max() <= 1.0:
             return points, probabilities
         snapped_probabilities = self._read(image, [snapped])[0]
