@@ -9,7 +9,8 @@ import numpy as np
 
 from .cards import CARD_ASPECT
 from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, column_cards,
-                         column_neighbours, completed_variants, in_frame, near_any, quad_corners, split_hypotheses)
+                         column_neighbours, completed_variants, in_frame, near_any, partial_column, quad_corners,
+                         split_hypotheses)
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -23,6 +24,7 @@ EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the les
 FEATURES = "features"  # key of a card's feature vector beside its probabilities
 RESHAPE_TRIES = 2  # corners put back per misshapen card, best-placed first
 RESHAPE_MARGIN = 0.1  # a card put back into shape may read this much less surely as a card and still be taken
+FEATURELESS_STD = 14.0  # grey-level spread of a coarse sample below which a place holds no card (cards measure 14+)
 MAX_NEIGHBOUR_TRIES = 8  # column neighbours of partly found columns tried per frame
 NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card already found are its own
 # Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, and
@@ -46,6 +48,18 @@ def _doubtful(reading) -> bool:
     """Whether a column reading (score, corners, per-card probabilities) is too weak to take as it is."""
     score, _, probabilities = reading
     return score < ACCEPT_COLUMN or min(p["card"][0] for p in probabilities) < KEEP_CARD
+
+
+def _featureless(image: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether the quad is too even to hold a card's art (bare table), judged from a 12x8 sample of its inner part
+    (a place guessed a little off may reach over the edge of the card beside it)."""
+    import cv2
+
+    inner = 0.85 * corners + 0.15 * corners.mean(axis=0)
+    target = np.float32([[0, 0], [11, 0], [11, 7], [0, 7]])
+    matrix = cv2.getPerspectiveTransform(np.float32(inner), target)
+    sample = cv2.cvtColor(cv2.warpPerspective(image, matrix, (12, 8)), cv2.COLOR_BGR2GRAY)
+    return float(sample.std()) < FEATURELESS_STD
 
 
 def _roughness(image: np.ndarray, corners: np.ndarray) -> float:
@@ -109,6 +123,8 @@ class Recogniser:
         readings_seen: list[dict] = []  # the probabilities and features of each card in `seen`
         unexplained: list[np.ndarray] = []  # outlines that did not read as a column of cards
         partial: list[np.ndarray] = []  # cards accepted without their column's whole outline
+        lone: list[np.ndarray] = []  # cards whose outline was their own alone
+        low: list[np.ndarray] = []  # outlines that did not read even faintly as whole cards
 
         def accept(points, card_probabilities) -> bool:
             if not card_shaped(points):
@@ -134,6 +150,7 @@ class Recogniser:
             best = max(readings, key=lambda r: r[0])
             if best[0] < SNAP_MIN_SCORE:
                 unexplained.append(quad)
+                low.append(quad)
                 continue  # nothing in it reads even faintly as a card: table, deck, hand or a fragment of art
             if _doubtful(best):
                 # The outline may be off by a fraction of a card (a shadow or a neighbour welded to it): snap its
@@ -165,9 +182,22 @@ class Recogniser:
                 if self._inside(points.mean(axis=0), taken):
                     continue
                 points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
-                if accept(points, card_probabilities) and score < ACCEPT_COLUMN:
-                    partial.append(taken[-1])  # as accepted, perhaps put back into shape
+                if accept(points, card_probabilities):
+                    if score < ACCEPT_COLUMN:
+                        partial.append(taken[-1])  # as accepted, perhaps put back into shape
+                    elif len(corners) == 1:
+                        lone.append(taken[-1])
 
+        # A column cut short by a hand or an arm does not read as whole cards, but its free end does (if the
+        # outline is as wide as a card here: most such outlines are fragments of art).
+        for quad in low:
+            size = card_size_near(quad.mean(axis=0), taken)
+            if size is None or not partial_column(quad, size[0]):
+                continue
+            for points, card_probabilities in self._lone_cards(image, anchored_cards(quad, long_axis_only=True),
+                                                               taken)[:1]:
+                if accept(points, card_probabilities):
+                    partial.append(taken[-1])
         # Outlines that were more than a column (quads, or shapes that are not even that, like a column with an arm
         # across it): a card of the frame's card size may lie in one of their corners.
         unexplained_corners = [c for quad in unexplained for c in quad_corners(quad)]
@@ -187,12 +217,16 @@ class Recogniser:
                 partial.append(taken[-1])
         # A card found without its whole column's outline (the rest under a hand, or welded to it) may have
         # neighbours in its column: the same card shape, one card depth up or down, facing the same way.
+        # So may a card outlined on its own: on a dark table the rest of its column may have left no outline.
+        partial += lone
         grown = 0
         while partial and grown < MAX_NEIGHBOUR_TRIES:
             points = partial.pop(0)
             for neighbour in column_neighbours(points):
                 if grown >= MAX_NEIGHBOUR_TRIES or not in_frame(neighbour, image.shape):
                     continue
+                if _featureless(image, neighbour):
+                    continue  # bare table: not worth a reading
                 grown += 1
                 found = self._lone_cards(image, [neighbour], taken)
                 if not found:

@@ -11,6 +11,8 @@ import numpy as np
 from .cards import CARD_ASPECT
 
 CARD_DEPTH = 1.0 / CARD_ASPECT
+CARD_SIZE_TOLERANCE = 0.2  # a column's width may be this far (relative) from that of the nearest card found
+WHOLE_CARDS = 0.08  # a quad within this (relative) of a whole number of cards is no column cut short
 ASPECT_TOLERANCE = 0.28  # how far (relative) a quad's shape may be from 1, 2 or 3 cards, for tilt and corner error
 MAX_CORNER_SKEW = 16.0  # degrees a card's corner may be off a right angle (tilt and jitter make up to 11)
 MAX_OPPOSITE_RATIO = 1.12  # longest over shortest of a card's opposite sides (tilt makes up to 1.06)
@@ -43,6 +45,19 @@ def split_hypotheses(quad: np.ndarray):
                 hypotheses.append((error, axis, count))
     hypotheses.sort()
     return hypotheses
+
+
+def partial_column(quad: np.ndarray, card_width: float) -> bool:
+    """Whether the quad could be a column of cards `card_width` pixels wide with its end cut off: as wide as a card,
+    longer than a card and a bit, and no whole number of cards long. (Its shape alone cannot tell: one card is
+    also two and a half of a narrower card's depths.)"""
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    short_side, long_side = min(sides[0] + sides[2], sides[1] + sides[3]) / 2, max(sides[0] + sides[2],
+                                                                                    sides[1] + sides[3]) / 2
+    if abs(short_side / card_width - 1) > CARD_SIZE_TOLERANCE:
+        return False
+    estimate = long_side / short_side * CARD_ASPECT
+    return bool(1.3 < estimate < 3.3 and min(abs(estimate - count) / count for count in (1, 2, 3)) > WHOLE_CARDS)
 
 
 def column_cards(quad: np.ndarray, axis: str, count: int, flip: bool) -> list[np.ndarray]:
@@ -114,9 +129,10 @@ def _end_spans(length: float, count: int) -> list[tuple[float, float]]:
     return spans
 
 
-def anchored_cards(quad: np.ndarray) -> list[np.ndarray]:
+def anchored_cards(quad: np.ndarray, long_axis_only: bool = False) -> list[np.ndarray]:
     """Whole cards laid from either end of a quad that is only part of a column (the rest under a hand, or cut
-    off by glare): along each axis, as many card depths as fit, taken from each end, either way up."""
+    off by glare): along each axis (or only the longer), as many card depths as fit, taken from each end, either
+    way up."""
     import cv2
 
     q = quad
@@ -125,7 +141,7 @@ def anchored_cards(quad: np.ndarray) -> list[np.ndarray]:
     cards = []
     for axis, length in (("down", down / across), ("across", across / down)):
         count = min(3, int(length / CARD_DEPTH + 0.1))
-        if count < 1:
+        if count < 1 or (long_axis_only and length < 1):
             continue
         if axis == "down":
             canonical = np.float32([[0, 0], [1, 0], [1, length], [0, length]])

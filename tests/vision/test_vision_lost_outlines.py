@@ -1,0 +1,128 @@
+"""Cards whose column left no whole outline (issue 3: 'abutting cards in columns', 'any table surface', 'hands
+moving over them'): a column cut short by an arm is read from its free end, a card outlined on its own has the rest
+of its column looked for beside it, and bare table beside a card costs no reading."""
+import numpy as np
+import pytest
+
+from vision.cards import CARD_ASPECT, heldout_cards
+from vision.synthetic import Conditions, SceneGenerator
+
+WIDTH = 300.0
+DEPTH = WIDTH / CARD_ASPECT
+
+
+def _column_outline(cards_deep: float) -> np.ndarray:
+    return np.array([[100, 100], [100 + WIDTH, 100], [100 + WIDTH, 100 + cards_deep * DEPTH],
+                     [100, 100 + cards_deep * DEPTH]], np.float64)
+
+
+@pytest.mark.parametrize("cards_deep, cut_short", [(1.6, True), (2.6, True), (2.45, True), (1.0, False),
+                                                   (2.0, False), (3.0, False), (1.1, False), (3.6, False)])
+def test_an_outline_is_taken_for_a_column_cut_short_only_between_whole_cards(cards_deep, cut_short):
+    from vision.placements import partial_column
+
+    assert partial_column(_column_outline(cards_deep), WIDTH) is cut_short
+    # The same outline turned a quarter round (a column of another seat) is judged the same.
+    assert partial_column(np.roll(_column_outline(cards_deep)[:, ::-1], 1, axis=0), WIDTH) is cut_short
+
+
+def test_an_outline_narrower_or_wider_than_the_cards_nearby_is_no_column():
+    from vision.placements import partial_column
+
+    # One card is also 2.43 depths of a card 1/1.56 as wide: only the size of the cards around tells them apart.
+    assert not partial_column(_column_outline(1.0), WIDTH)
+    assert partial_column(_column_outline(1.0), WIDTH / CARD_ASPECT)
+    assert not partial_column(_column_outline(1.6), 1.5 * WIDTH)
+
+
+def test_a_cut_short_column_is_read_from_its_ends_along_its_length_only():
+    from vision.placements import anchored_cards
+
+    quad = _column_outline(1.6)
+    cards = anchored_cards(quad, long_axis_only=True)
+    top = _column_outline(1.0)
+    bottom = top + [0, 0.6 * DEPTH]
+    assert len(cards) == 4  # either end, either way up
+    for corners in cards:
+        assert any(np.abs(np.roll(corners, shift, axis=0) - expected).max() < 1
+                   for expected in (top, bottom) for shift in range(4))
+    assert len(anchored_cards(quad)) > len(cards)  # without the restriction the other axis is tried as well
+
+
+def test_bare_table_is_featureless_and_a_card_face_is_not():
+    import cv2
+
+    from vision.pipeline import _featureless
+    from vision.standin import standin_face
+
+    rng = np.random.default_rng(1)
+    frame = np.clip(rng.normal(40, 4, (600, 800, 3)), 0, 255).astype(np.uint8)  # a dark cloth, sensor noise
+    place = _column_outline(1.0)
+    assert _featureless(frame, place)
+
+    # A place guessed a little off, reaching 6% of a card depth over a bright card beside it, is still table.
+    frame[100:100 + int(0.06 * DEPTH), 100:400] = 230
+    assert _featureless(frame, place)
+
+    face = standin_face(heldout_cards()[0])
+    height, width = face.shape[:2]
+    matrix = cv2.getPerspectiveTransform(np.float32([[0, 0], [width, 0], [width, height], [0, height]]),
+                                         np.float32(place))
+    cv2.warpPerspective(face, matrix, (800, 600), frame, borderMode=cv2.BORDER_TRANSPARENT)
+    assert not _featureless(frame, place)
+
+
+def _scene_with_a_column(seed: int):
+    ids = [c.id for c in heldout_cards()]
+    generator = SceneGenerator(seed, card_ids=ids)
+    return generator.render({0: [ids[0:3]], 2: [[ids[3]]]}, Conditions(card_width_px=220, table="dark", noise=2))
+
+
+def _only_these_outlines(monkeypatch, quads):
+    import vision.detect
+    from vision.detect import Outlines
+
+    monkeypatch.setattr(vision.detect, "find_outlines", lambda frame: Outlines([np.asarray(q) for q in quads], []))
+
+
+def _found(recogniser, scene, truths):
+    from vision.bench import match
+
+    pairs = match(recogniser.scan(scene.frame).cards, scene.cards)
+    return {id(truth) for _, truth in pairs if truth is not None} >= {id(t) for t in truths}
+
+
+def test_a_card_outlined_alone_brings_the_rest_of_its_column(recogniser, needs_scans, monkeypatch):
+    scene = _scene_with_a_column(3)
+    column = [t for t in scene.cards if t.seat == 0]
+    lone = [t for t in scene.cards if t.seat == 2]
+    assert len(column) == 3 and len(lone) == 1
+    # On a dark table only the legs card's own outline was found, and the other seat's card.
+    _only_these_outlines(monkeypatch, [column[0].corners, lone[0].corners])
+    assert _found(recogniser, scene, column + lone)
+
+
+def test_a_column_cut_short_by_an_arm_is_read_from_its_free_end(recogniser, needs_scans, monkeypatch):
+    import dataclasses
+
+    import cv2
+
+    scene = _scene_with_a_column(4)
+    column = [t for t in scene.cards if t.seat == 0]  # legs, torso, head, legs nearest the owner
+    lone = [t for t in scene.cards if t.seat == 2]
+    legs, head = column[0].corners, column[2].corners
+
+    def up_the_column(cards_deep: float) -> tuple[np.ndarray, np.ndarray]:
+        """The points that many card depths up the column's left and right sides from the legs' bottom edge."""
+        return (legs[3] + (head[0] - legs[3]) * cards_deep / 3, legs[2] + (head[1] - legs[2]) * cards_deep / 3)
+
+    # An arm lies across the last 0.4 card depths of the head card; the column's outline ends where the arm begins.
+    across = head[1] - head[0]
+    left, right = up_the_column(2.8)
+    frame = scene.frame.copy()
+    cv2.line(frame, tuple(int(v) for v in left - 0.3 * across), tuple(int(v) for v in right + 0.3 * across),
+             (90, 120, 170), int(0.45 * np.linalg.norm(across) / CARD_ASPECT))
+    scene = dataclasses.replace(scene, frame=frame)
+    cut = np.array([*up_the_column(2.6), legs[2], legs[3]])
+    _only_these_outlines(monkeypatch, [cut, lone[0].corners])
+    assert _found(recogniser, scene, column[:2] + lone)
