@@ -4,7 +4,7 @@ of its column looked for beside it, and bare table beside a card costs no readin
 import numpy as np
 import pytest
 
-from vision.cards import CARD_ASPECT, heldout_cards
+from vision.cards import CARD_ASPECT, all_cards, heldout_cards
 from vision.synthetic import Conditions, SceneGenerator
 
 WIDTH = 300.0
@@ -64,7 +64,7 @@ def test_bare_table_is_featureless_and_a_card_face_is_not():
     frame[100:100 + int(0.06 * DEPTH), 100:400] = 230
     assert _featureless(frame, place)
 
-    face = standin_face(heldout_cards()[0])
+    face = standin_face(all_cards()[0])
     height, width = face.shape[:2]
     matrix = cv2.getPerspectiveTransform(np.float32([[0, 0], [width, 0], [width, height], [0, height]]),
                                          np.float32(place))
