@@ -30,12 +30,18 @@ class Corner(NamedTuple):
     lengths: tuple[float, float]
 
 
+def mean_sides(quad: np.ndarray) -> tuple[float, float]:
+    """The quad's mean length across (its 0-1 and 3-2 sides) and down (its 0-3 and 1-2 sides); for a card's own
+    corners, its width and depth."""
+    across = (np.linalg.norm(quad[1] - quad[0]) + np.linalg.norm(quad[2] - quad[3])) / 2
+    down = (np.linalg.norm(quad[3] - quad[0]) + np.linalg.norm(quad[2] - quad[1])) / 2
+    return float(across), float(down)
+
+
 def split_hypotheses(quad: np.ndarray):
     """(aspect error, stacking axis, card count) for each plausible way the quad is a column of 1-3 landscape
     cards, most plausible first. "down" stacks along the quad's 0-3 side, "across" along its 0-1 side."""
-    q = quad
-    across = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
-    down = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    across, down = mean_sides(quad)
     hypotheses = []
     for axis, ratio in (("down", down / across), ("across", across / down)):
         estimate = ratio * CARD_ASPECT
@@ -51,9 +57,7 @@ def partial_column(quad: np.ndarray, card_width: float) -> bool:
     """Whether the quad could be a column of cards `card_width` pixels wide with its end cut off: as wide as a card,
     longer than a card and a bit, and no whole number of cards long. (Its shape alone cannot tell: one card is
     also two and a half of a narrower card's depths.)"""
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    short_side, long_side = min(sides[0] + sides[2], sides[1] + sides[3]) / 2, max(sides[0] + sides[2],
-                                                                                    sides[1] + sides[3]) / 2
+    short_side, long_side = sorted(mean_sides(quad))
     if abs(short_side / card_width - 1) > CARD_SIZE_TOLERANCE:
         return False
     estimate = long_side / short_side * CARD_ASPECT
@@ -135,9 +139,7 @@ def anchored_cards(quad: np.ndarray, long_axis_only: bool = False) -> list[np.nd
     way up."""
     import cv2
 
-    q = quad
-    across = (np.linalg.norm(q[1] - q[0]) + np.linalg.norm(q[2] - q[3])) / 2
-    down = (np.linalg.norm(q[3] - q[0]) + np.linalg.norm(q[2] - q[1])) / 2
+    across, down = mean_sides(quad)
     cards = []
     for axis, length in (("down", down / across), ("across", across / down)):
         count = min(3, int(length / CARD_DEPTH + 0.1))
@@ -232,6 +234,4 @@ def card_size_near(point: np.ndarray, cards: list[np.ndarray]) -> tuple[float, f
     if not cards:
         return None
     nearest = min(cards, key=lambda c: np.linalg.norm(c.mean(axis=0) - point))
-    width = (np.linalg.norm(nearest[1] - nearest[0]) + np.linalg.norm(nearest[2] - nearest[3])) / 2
-    depth = (np.linalg.norm(nearest[3] - nearest[0]) + np.linalg.norm(nearest[2] - nearest[1])) / 2
-    return float(width), float(depth)
+    return mean_sides(nearest)
