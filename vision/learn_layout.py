@@ -24,7 +24,9 @@ ALIGN_ROUNDS = 3
 
 
 def badge_whiteness(image: np.ndarray) -> np.ndarray:
-    whiteness = image.astype(np.float32).min(axis=2)
+    from .features import _channel_min
+
+    whiteness = _channel_min(image.astype(np.float32))
     background = np.median(whiteness)
     return (whiteness - background) / (np.percentile(whiteness, 99) - background + 1.0)
 
