@@ -26,6 +26,7 @@ MIN_STRETCH = 1.1  # frames that need less are left alone (brightening costs edg
 CORNER_EPSILON = 0.01  # outline simplification for corner finding, as a share of the perimeter
 MAX_CORNER_COSINE = 0.5  # corners between 60 and 120 degrees count as right angles seen through a tilt
 MAX_CORNERS = 16  # corners of non-quad outlines handed on per frame
+SNAP_SAMPLES = 14  # points per side at which refine_at_full_resolution looks for the strongest step
 SMOOTH_FRACTION = 0.3  # the smallest card width we look for, as a fraction of the frame's long side
 
 
@@ -66,10 +67,12 @@ def _refine_quad(hull: np.ndarray, quad: np.ndarray) -> np.ndarray:
     sides = _sides(quad)
     if sides is None:
         return quad
+    starts = np.stack([a for a, _, _, _ in sides])
+    relative = points[None, :, :] - starts[:, None, :]  # per side, every hull point from the side's start
+    alongs = relative @ np.stack([direction for _, direction, _, _ in sides])[:, :, None]
+    distances = np.abs(relative @ np.stack([normal for _, _, normal, _ in sides])[:, :, None])
     lines = []
-    for a, direction, normal, length in sides:
-        along = (points - a) @ direction
-        distance = np.abs((points - a) @ normal)
+    for (a, direction, normal, length), along, distance in zip(sides, alongs[..., 0], distances[..., 0]):
         # Keep the middle of each side: the rounded corners are at the ends.
         near = points[(distance < max(2.0, 0.03 * length)) & (along > 0.15 * length) & (along < 0.85 * length)]
         if len(near) < 2:
@@ -252,25 +255,29 @@ def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) 
     on a reduced copy, so its corners are only good to a few full-size pixels."""
     import cv2
 
-    samples = np.linspace(0.15, 0.85, 14)
+    samples = np.linspace(0.15, 0.85, SNAP_SAMPLES)
     offsets = np.linspace(-reach, reach, int(2 * reach) + 1)
     sides = _sides(quad)
     if sides is None:
         return quad
+    # All four sides' profiles in one remap: the per-call overhead is most of the cost at this size.
+    bases = np.stack([a + np.outer(samples * length, direction) for a, direction, _, length in sides])
+    normals = np.stack([normal for _, _, normal, _ in sides])
+    points = bases[:, :, None, :] + offsets[None, None, :, None] * normals[:, None, None, :]
+    rows = points.reshape(4 * len(samples), len(offsets), 2)
+    profiles = cv2.remap(gray, rows[..., 0].astype(np.float32), rows[..., 1].astype(np.float32), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
+    steps = np.abs(np.diff(profiles, axis=1)).reshape(4, len(samples), len(offsets) - 1)
+    best = steps.argmax(axis=2)
+    strong = np.take_along_axis(steps, best[..., None], axis=2)[..., 0] > 8
+    moved = bases + ((offsets[best] + offsets[best + 1]) / 2)[..., None] * normals[:, None, :]
     lines = []
-    for a, direction, normal, length in sides:
-        bases = a + np.outer(samples * length, direction)
-        points = bases[:, None, :] + offsets[None, :, None] * normal[None, None, :]
-        profile = cv2.remap(gray, points[..., 0].astype(np.float32), points[..., 1].astype(np.float32),
-                            cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-        step = np.abs(np.diff(profile, axis=1))
-        best = step.argmax(axis=1)
-        strong = step[np.arange(len(best)), best] > 8
-        if strong.sum() < 4:
+    for side, (a, direction, _, _) in enumerate(sides):
+        if np.count_nonzero(strong[side]) < 4:
             lines.append((a, direction))
             continue
-        found = bases[strong] + ((offsets[best[strong]] + offsets[best[strong] + 1]) / 2)[:, None] * normal
-        vx, vy, x0, y0 = cv2.fitLine(found.astype(np.float32), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(moved[side][strong[side]].astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
+                                     0.01).ravel()
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     refined = []
     for i in range(4):
@@ -301,9 +308,10 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
     return find_outlines(frame).quads
 
 
-def find_outlines(frame: np.ndarray) -> Outlines:
+def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Outlines:
     """The quads that may be a card or a column of cards (4x2 float, full-frame pixels, clockwise from top-left),
-    and the right-angled corners of larger outlines that are not quads."""
+    and the right-angled corners of larger outlines that are not quads. `full_gray` is the frame in grey, if the
+    caller has it already."""
     import cv2
 
     height, width = frame.shape[:2]
@@ -384,7 +392,8 @@ def find_outlines(frame: np.ndarray) -> Outlines:
         kept.append((area, quad))
     quads = [_order_quad(q) / scale for _, q in kept]
     if scale < 0.9:
-        full_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
+        if full_gray is None:
+            full_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         reach = 1.5 / scale
         quads = [refine_at_full_resolution(full_gray, q, reach) for q in quads]
     return Outlines(quads, _distinct_corners(corners, min_width / CARD_ASPECT, scale))

@@ -115,7 +115,7 @@ class Recogniser:
 
         @functools.cache
         def full_gray() -> np.ndarray:
-            """The full-resolution grey frame, made only when an outline needs snapping to its edges."""
+            """The full-resolution grey frame (the detector snaps to it, and so do doubtful outlines)."""
             return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
         taken: list[np.ndarray] = []  # corners of the cards accepted so far
@@ -139,7 +139,7 @@ class Recogniser:
             readings_seen.append(card_probabilities)
             return True
 
-        outlines = find_outlines(image)
+        outlines = find_outlines(image, full_gray())
         for quad in outlines.quads[:MAX_QUADS]:
             if self._inside(quad.mean(axis=0), taken):
                 continue

@@ -82,7 +82,8 @@ def _only_these_outlines(monkeypatch, quads):
     import vision.detect
     from vision.detect import Outlines
 
-    monkeypatch.setattr(vision.detect, "find_outlines", lambda frame: Outlines([np.asarray(q) for q in quads], []))
+    monkeypatch.setattr(vision.detect, "find_outlines",
+                        lambda frame, full_gray=None: Outlines([np.asarray(q) for q in quads], []))
 
 
 def _found(recogniser, scene, truths):
