@@ -27,6 +27,10 @@ CORNER_EPSILON = 0.01  # outline simplification for corner finding, as a share o
 MAX_CORNER_COSINE = 0.5  # corners between 60 and 120 degrees count as right angles seen through a tilt
 MAX_CORNERS = 16  # corners of non-quad outlines handed on per frame
 SNAP_SAMPLES = 14  # points per side at which refine_at_full_resolution looks for the strongest step
+# An outline broken at a corner is read from its hull as traced when opening it loses this much of its area, and
+# if that hull is at least this many times the smallest card's area (smaller ones are art and table).
+BROKEN_OUTLINE_LOSS = 0.05
+BROKEN_OUTLINE_MIN_AREA = 3.0
 SMOOTH_FRACTION = 0.3  # the smallest card width we look for, as a fraction of the frame's long side
 
 
@@ -122,12 +126,29 @@ def _quad_from_contour(contour, limits, solidity: float | None = None):
     left, top, box_width, box_height = cv2.boundingRect(contour)
     if box_width * box_height < min_area:
         return None  # most contours are specks of texture or art: skip them cheaply
-    if cv2.contourArea(cv2.convexHull(contour)) < min_area:
+    whole_hull = cv2.convexHull(contour)
+    whole_area = cv2.contourArea(whole_hull)
+    if whole_area < min_area:
         return None
-    contour = _without_whiskers(contour, left, top, box_width, box_height)
-    if contour is None:
+    opened = _without_whiskers(contour, left, top, box_width, box_height)
+    if opened is None:
         return None
-    hull = cv2.convexHull(contour)
+    hull = cv2.convexHull(opened)
+    found = _quad_from_hull(opened, hull, limits, solidity)
+    if found is None and solidity is None and whole_area > BROKEN_OUTLINE_MIN_AREA * min_area and \
+            cv2.contourArea(hull) < (1 - BROKEN_OUTLINE_LOSS) * whole_area:
+        # An outline broken at a corner is no closed region, so opening keeps only the part the art closes; its
+        # hull as traced may still be the card's or column's.
+        found = _quad_from_hull(contour, whole_hull, limits, solidity)
+    return found
+
+
+def _quad_from_hull(contour, hull, limits, solidity: float | None):
+    """The area and corners of the quad that the contour's convex hull is close to, if it may be a card or a column
+    of cards."""
+    import cv2
+
+    min_area, max_area, min_width = limits
     hull_area = cv2.contourArea(hull)
     if hull_area < min_area or hull_area > max_area:
         return None

@@ -9,8 +9,8 @@ import numpy as np
 
 from .cards import CARD_ASPECT
 from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, column_cards,
-                         column_neighbours, completed_variants, in_frame, near_any, partial_column, quad_corners,
-                         split_hypotheses)
+                         column_neighbours, completed_variants, in_frame, mean_sides, near_any, partial_column,
+                         quad_corners, split_hypotheses)
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -222,6 +222,10 @@ class Recogniser:
         grown = 0
         while partial and grown < MAX_NEIGHBOUR_TRIES:
             points = partial.pop(0)
+            # A card read surely can still be placed a few pixels off; its neighbours would be twice as far off.
+            snapped = refine_at_full_resolution(full_gray(), points, SNAP_REACH * mean_sides(points)[1])
+            if card_shaped(snapped):
+                points = snapped
             for neighbour in column_neighbours(points):
                 if grown >= MAX_NEIGHBOUR_TRIES or not in_frame(neighbour, image.shape):
                     continue

@@ -1,6 +1,7 @@
 """Cards whose column left no whole outline (issue 3: 'abutting cards in columns', 'any table surface', 'hands
 moving over them'): a column cut short by an arm is read from its free end, a card outlined on its own has the rest
-of its column looked for beside it, and bare table beside a card costs no reading."""
+of its column looked for beside it (also when it was found a little misshapen), an outline broken at a corner is
+still taken for a quad, and bare table beside a card costs no reading."""
 import numpy as np
 import pytest
 
@@ -101,6 +102,41 @@ def test_a_card_outlined_alone_brings_the_rest_of_its_column(recogniser, needs_s
     # On a dark table only the legs card's own outline was found, and the other seat's card.
     _only_these_outlines(monkeypatch, [column[0].corners, lone[0].corners])
     assert _found(recogniser, scene, column + lone)
+
+
+def test_a_card_found_a_little_misshapen_still_brings_the_rest_of_its_column(recogniser, needs_scans, monkeypatch):
+    scene = _scene_with_a_column(3)
+    column = [t for t in scene.cards if t.seat == 0]
+    lone = [t for t in scene.cards if t.seat == 2]
+    head = column[2].corners.copy()
+    along_top = (head[1] - head[0]) / np.linalg.norm(head[1] - head[0])
+    depth = np.linalg.norm(head[3] - head[0])
+    # Only the head card was outlined, skewed by 7% of a card depth each way: its top corners pushed one way, its
+    # bottom ones the other. Laid off it as found, the torso's far corners would be about 30 px out.
+    head[[0, 1]] += 0.07 * depth * along_top
+    head[[2, 3]] -= 0.07 * depth * along_top
+    _only_these_outlines(monkeypatch, [head, lone[0].corners])
+    assert _found(recogniser, scene, column + lone)
+
+
+def test_an_outline_broken_at_a_corner_is_still_taken_for_a_quad():
+    import cv2
+
+    from vision.detect import _quad_from_contour
+
+    # The edges of a card on a dark table: its outline fades into the table at the top-left corner, so only the
+    # art's own outline (an ellipse against the card's bottom-right) encloses anything.
+    edges = np.zeros((300, 400), np.uint8)
+    left, top, right, bottom = 60, 50, 330, 223
+    cv2.rectangle(edges, (left, top), (right, bottom), 255, 3)
+    edges[top - 3:top + 12, left - 3:left + 12] = 0
+    cv2.ellipse(edges, (right - 80, bottom - 45), (80, 45), 0, 0, 360, 255, 3)
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(contours, key=lambda c: cv2.boundingRect(c)[2] * cv2.boundingRect(c)[3])
+    found = _quad_from_contour(outline, (400.0, 60000.0, 25.0))
+    assert found is not None
+    card = np.array([[left, top], [right, top], [right, bottom], [left, bottom]], np.float64)
+    assert np.abs(found[1] - card).max() < 0.06 * (right - left)
 
 
 def test_a_column_cut_short_by_an_arm_is_read_from_its_free_end(recogniser, needs_scans, monkeypatch):
