@@ -161,13 +161,15 @@ def _chroma_stats(regions: list[np.ndarray], white: np.ndarray) -> np.ndarray:
     chroma = balanced / ((balanced[:, 0] + balanced[:, 1] + balanced[:, 2])[:, None] + 1e-3)
     saturation = 1 - 3 * _channel_min(chroma)
     weights = np.clip(saturation - 0.15, 0, None)
-    # The regions lie one after another, so one segmented sum gives every region's totals at once.
-    columns = np.empty((len(chroma), 8), np.float64)
-    columns[:, :3] = chroma
-    columns[:, 3:6] = chroma * weights[:, None]
-    columns[:, 6] = saturation
-    columns[:, 7] = weights
-    totals = np.add.reduceat(columns, np.concatenate([[0], np.cumsum(sizes)[:-1]]), axis=0)
+    # The regions lie one after another, so one segmented sum gives every region's totals at once (over rows:
+    # summing down columns is twice as slow, and adds in the same order).
+    by_row = chroma.T
+    rows = np.empty((8, len(chroma)), np.float64)
+    rows[:3] = by_row
+    np.multiply(by_row, weights, out=rows[3:6])
+    rows[6] = saturation
+    rows[7] = weights
+    totals = np.add.reduceat(rows, np.concatenate([[0], np.cumsum(sizes)[:-1]]), axis=1).T
     count = sizes.astype(np.float64)[:, None]
     stats = np.concatenate([totals[:, :3] / count, totals[:, 3:6] / (totals[:, 7:8] + 1e-3), totals[:, 6:7] / count],
                            axis=1)
@@ -191,7 +193,8 @@ def card_features(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
         emblem = _warp(frame, emblem_map, EMBLEM_BOX, EMBLEM_SIZE)
     overview = _warp(frame, to_image, (0, 0, CARD_WIDTH, CARD_HEIGHT), OVERVIEW_SIZE)
     gray = cv2.cvtColor(emblem, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    normalised = (gray - gray.mean()) / (gray.std() + 1e-3)
+    gray_mean, gray_std = gray.mean(), gray.std()
+    normalised = (gray - gray_mean) / (gray_std + 1e-3)
     coarse = cv2.resize(normalised, (EMBLEM_SIZE[0] // 2, EMBLEM_SIZE[1] // 2), interpolation=cv2.INTER_AREA)
     pixels = emblem.reshape(-1, 3)
     rank = int(0.97 * (len(pixels) - 1))
@@ -205,7 +208,7 @@ def card_features(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
     stripe = overview[:, int(STRIPE_BOX[0] * ox):]
     left = overview[:, : OVERVIEW_SIZE[0] // 4]
     colour = _chroma_stats([badge, stripe, left, overview], white)
-    brightness = np.array([gray.mean() / 255, gray.std() / 128])
+    brightness = np.array([gray_mean / 255, gray_std / 128])
     return np.concatenate([_gradient_histograms(normalised), coarse.ravel() * 0.05, colour * 2.0, brightness,
                            _white_print(frame, emblem_map, shrink, BADGE_BOX, BADGE_SIZE),
                            _part_highlights(frame, emblem_map) * 3.0,
