@@ -36,7 +36,9 @@ SMOOTH_FRACTION = 0.3  # the smallest card width we look for, as a fraction of t
 
 class Outlines(NamedTuple):
     quads: list[np.ndarray]  # card or column outlines, largest first
-    corners: list[Corner]  # right-angled corners of larger outlines that are no quad (a column merged with an arm)
+    # Right-angled corners of larger outlines that are no quad, and of smooth or off-pattern regions (a column
+    # merged with an arm).
+    corners: list[Corner]
 
 
 def _order_quad(quad: np.ndarray) -> np.ndarray:
@@ -331,8 +333,8 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
 
 def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Outlines:
     """The quads that may be a card or a column of cards (4x2 float, full-frame pixels, clockwise from top-left),
-    and the right-angled corners of larger outlines that are not quads. `full_gray` is the frame in grey, if the
-    caller has it already."""
+    and the right-angled corners of larger outlines that are not quads and of the regions a patterned table does not
+    explain. `full_gray` is the frame in grey, if the caller has it already."""
     import cv2
 
     height, width = frame.shape[:2]
@@ -389,10 +391,14 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
         quad = _quad_from_contour(contour, limits, solidity=0.7)
         if quad is not None and _edge_support(support, quad[1]) >= 0.5:
             candidates.append(quad)
+    # On a patterned table these regions are the cards' own outlines, and an arm lying across a row of columns joins
+    # them into one region (whose hull may even be a quad): their corners are the columns' free corners.
+    region_contours = []
     for contour in _smooth_region_contours(patterned_gray):
         quad = _quad_from_contour(contour, limits, solidity=0.6)
         if quad is not None:
             candidates.append(quad)
+        region_contours.append(contour)
     if pattern is not None:
         # Large or faint checks survive the global filter around the cards; the lattice test outlines them sharply.
         outlines, _ = cv2.findContours(card_mask(patterned, pattern), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
@@ -400,6 +406,10 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
             quad = _quad_from_contour(contour, limits, solidity=0.7)
             if quad is not None:
                 candidates.append(quad)
+            region_contours.append(contour)
+    for contour in region_contours:
+        if _box_area(contour) > 2 * limits[0]:
+            corners += _right_angled_corners(contour, 0.8 * min_width / CARD_ASPECT)
 
     # Largest first; drop near-duplicates (inner and outer edge of the same outline). Quads nested in a larger
     # one stay: the pipeline uses them when the larger quad turns out not to be a card or column.

@@ -176,6 +176,10 @@ def cards_at_corner(corner: Corner, size: tuple[float, float]) -> list[np.ndarra
     a shadow or its neighbour), along either side, either way up."""
     width, depth = size
     (u, v), (length_u, length_v) = corner.along, corner.lengths
+    if u[0] * v[1] - u[1] * v[0] < 0:
+        # Laid off sides in this order, the cards would come out mirrored (their corners anticlockwise): the
+        # outline ran the other way round.
+        (u, v), (length_u, length_v) = (v, u), (length_v, length_u)
     if min(length_u, length_v) < 0.8 * depth:
         return []
     cards = []
