@@ -136,22 +136,22 @@ def _quad_from_contour(contour, limits, solidity: float | None = None):
     if opened is None:
         return None
     hull = cv2.convexHull(opened)
-    found = _quad_from_hull(opened, hull, limits, solidity)
+    hull_area = cv2.contourArea(hull)
+    found = _quad_from_hull(opened, hull, hull_area, limits, solidity)
     if found is None and solidity is None and whole_area > BROKEN_OUTLINE_MIN_AREA * min_area and \
-            cv2.contourArea(hull) < (1 - BROKEN_OUTLINE_LOSS) * whole_area:
+            hull_area < (1 - BROKEN_OUTLINE_LOSS) * whole_area:
         # An outline broken at a corner is no closed region, so opening keeps only the part the art closes; its
         # hull as traced may still be the card's or column's.
-        found = _quad_from_hull(contour, whole_hull, limits, solidity)
+        found = _quad_from_hull(contour, whole_hull, whole_area, limits, solidity)
     return found
 
 
-def _quad_from_hull(contour, hull, limits, solidity: float | None):
-    """The area and corners of the quad that the contour's convex hull is close to, if it may be a card or a column
-    of cards."""
+def _quad_from_hull(contour, hull, hull_area: float, limits, solidity: float | None):
+    """The area and corners of the quad that the contour's convex hull (of area `hull_area`) is close to, if it may
+    be a card or a column of cards."""
     import cv2
 
     min_area, max_area, min_width = limits
-    hull_area = cv2.contourArea(hull)
     if hull_area < min_area or hull_area > max_area:
         return None
     if solidity is not None and cv2.contourArea(contour) < solidity * hull_area:
@@ -374,8 +374,8 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
         quad = _quad_from_contour(contour, limits)
         if quad is not None and _edge_support(support, quad[1]) >= 0.6:
             candidates.append(quad)
-        elif quad is None and _box_area(contour) > 2 * limits[0]:
-            corners += _right_angled_corners(contour, 0.8 * min_width / CARD_ASPECT)
+        elif quad is None:
+            corners += _large_outline_corners(contour, limits)
     # A fine table pattern (checks, grain) fires edges everywhere; blurred well below the card size it becomes a
     # flat colour while card outlines stay.
     coarse_edges = cv2.Canny(cv2.GaussianBlur(gray, (0, 0), 2.0), 15, 45)
@@ -408,8 +408,7 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
                 candidates.append(quad)
             region_contours.append(contour)
     for contour in region_contours:
-        if _box_area(contour) > 2 * limits[0]:
-            corners += _right_angled_corners(contour, 0.8 * min_width / CARD_ASPECT)
+        corners += _large_outline_corners(contour, limits)
 
     # Largest first; drop near-duplicates (inner and outer edge of the same outline). Quads nested in a larger
     # one stay: the pipeline uses them when the larger quad turns out not to be a card or column.
@@ -428,6 +427,15 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
         reach = 1.5 / scale
         quads = [refine_at_full_resolution(full_gray, q, reach) for q in quads]
     return Outlines(quads, _distinct_corners(corners, min_width / CARD_ASPECT, scale))
+
+
+def _large_outline_corners(contour, limits) -> list[Corner]:
+    """The right-angled corners of an outline large enough to hold a card and more, whose sides are at least most
+    of the smallest card's depth."""
+    min_area, _, min_width = limits
+    if _box_area(contour) <= 2 * min_area:
+        return []
+    return _right_angled_corners(contour, 0.8 * min_width / CARD_ASPECT)
 
 
 def _box_area(contour) -> int:
