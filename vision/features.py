@@ -98,11 +98,23 @@ def _parabola_peak(values: np.ndarray, index: int) -> float:
 def badge_offset(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray | None = None) -> np.ndarray:
     """How far, in scan pixels, the badge's white figure lies from where the card's corners put it; (0, 0) when
     nothing there looks clearly like it."""
+    return badge_match(frame, to_image, template)[1]
+
+
+def badge_fit(frame: np.ndarray, corners: np.ndarray) -> tuple[float, np.ndarray]:
+    """How much the badge corner of the card at `corners` looks like the printed badge figure (normalised
+    correlation, 1 when there is no learned figure to compare with), and the badge's offset as `badge_offset`."""
+    return badge_match(frame, _card_to_image(np.asarray(corners, np.float64)))
+
+
+def badge_match(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray | None = None):
+    """The best correlation of the badge's white figure near where the card's map puts it (NaN for a flat
+    region), and its offset as `badge_offset`."""
     import cv2
 
     template = BADGE_TEMPLATE if template is None else template
     if template is None:
-        return np.zeros(2)
+        return 1.0, np.zeros(2)
     x0, y0, x1, y1 = BADGE_BOX
     height, width = template.shape
     scale_x, scale_y = width / (x1 - x0), height / (y1 - y0)
@@ -112,9 +124,9 @@ def badge_offset(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray |
     response = cv2.matchTemplate(region.astype(np.float32), template, cv2.TM_CCOEFF_NORMED)
     _, best, _, (column, row) = cv2.minMaxLoc(response)
     if not best >= ALIGN_MIN_MATCH:  # also NaN, from a flat region
-        return np.zeros(2)
-    return np.array([(_parabola_peak(response[row], column) - reach_x) / scale_x,
-                     (_parabola_peak(response[:, column], row) - reach_y) / scale_y])
+        return best, np.zeros(2)
+    return best, np.array([(_parabola_peak(response[row], column) - reach_x) / scale_x,
+                           (_parabola_peak(response[:, column], row) - reach_y) / scale_y])
 
 
 def _shifted(to_image: np.ndarray, offset: np.ndarray) -> np.ndarray:
@@ -176,14 +188,17 @@ def _chroma_stats(regions: list[np.ndarray], white: np.ndarray) -> np.ndarray:
     return stats.ravel()
 
 
-def card_features(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """The feature vector of the card whose own TL, TR, BR, BL corners lie at `corners` in a BGR uint8 frame."""
+def card_features(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | None = None) -> np.ndarray:
+    """The feature vector of the card whose own TL, TR, BR, BL corners lie at `corners` in a BGR uint8 frame.
+    `badge` is the badge's offset, if `badge_fit` has found it already."""
     import cv2
 
     corners = np.asarray(corners, np.float64)
     width_px = np.linalg.norm(corners[1] - corners[0])
     to_image = _card_to_image(corners)  # one map for the card's colours
-    emblem_map = _shifted(to_image, badge_offset(frame, to_image))  # and one for its badge and icon
+    if badge is None:
+        badge = badge_offset(frame, to_image)
+    emblem_map = _shifted(to_image, badge)  # and one for its badge and icon
     shrink = width_px / CARD_WIDTH * (EMBLEM_BOX[2] - EMBLEM_BOX[0]) / EMBLEM_SIZE[0]
     if shrink > 1.6:
         # Big cards: warp at double size and area-downscale, which avoids aliasing without blurring the frame.

@@ -8,6 +8,9 @@ from pathlib import Path
 import numpy as np
 
 
+TAUGHT_GATE_MARGIN = 0.7  # the badge gate of a taught model, as a share of its weakest taught card's badge match
+
+
 class TeachError(Exception):
     pass
 
@@ -37,6 +40,17 @@ def largest_card_quad(frame: np.ndarray) -> np.ndarray | None:
         if abs(ratio - CARD_ASPECT) < 0.3:
             return quad if across >= down else np.roll(quad, -1, axis=0)
     return None
+
+
+def taught_badge_gate(examples) -> float:
+    """The badge gate (see `vision.pipeline.BADGE_GATE`) under which every taught card still gets read: well below
+    the weakest badge match among them, for a printing whose badge figure differs from the one learned."""
+    from .features import badge_fit
+    from .pipeline import BADGE_GATE
+
+    matches = [badge_fit(frame, quad)[0] for frame, quad, _ in examples]
+    weakest = min((m if m == m else 0.0 for m in matches), default=BADGE_GATE)  # NaN: a flat badge corner
+    return float(min(BADGE_GATE, TAUGHT_GATE_MARGIN * weakest))
 
 
 def teach(source, card_ids: list[int], out: str | None = None, samples: int = 800, progress=None) -> Path:
@@ -74,6 +88,7 @@ def teach(source, card_ids: list[int], out: str | None = None, samples: int = 80
     if progress:
         progress("retraining (this takes a minute)...")
     model = train(samples, seed=11, extra=examples)
+    model.about["badge_gate"] = taught_badge_gate(examples)
     path = Path(out) if out else taught_path()
     try:
         model.save(path)

@@ -1,0 +1,108 @@
+"""The badge gate: a place whose badge corner shows no badge figure reads as no card without its features being
+computed (half the places the pipeline reads are such), and a taught model keeps reading its own cards."""
+import numpy as np
+import pytest
+
+from vision.cards import all_cards
+from vision.synthetic import Conditions, SceneGenerator
+
+
+def _standin_scene():
+    ids = [c.id for c in all_cards()][:3]
+    generator = SceneGenerator(5, card_ids=ids, use_scans=False)
+    return generator.render({0: [ids[:2]], 2: [[ids[2]]]}, Conditions(card_width_px=220, table="wood", noise=2))
+
+
+def _counting_features(monkeypatch):
+    import vision.features
+
+    calls = []
+    real = vision.features.card_features
+
+    def counted(frame, corners, badge=None):
+        calls.append(np.asarray(corners))
+        return real(frame, corners, badge)
+
+    monkeypatch.setattr(vision.features, "card_features", counted)
+    return calls
+
+
+def test_places_without_a_badge_read_as_no_card_and_only_cards_are_read_in_full(recogniser, monkeypatch):
+    scene = _standin_scene()
+    card = scene.cards[0].corners
+    upside_down = np.roll(card, 2, axis=0)  # its badge corner is the card's plain bottom-left
+    bare_table = card + np.array([0.0, 1.5 * (card[3, 1] - card[0, 1]) + 400])
+    calls = _counting_features(monkeypatch)
+
+    readings = recogniser._read(scene.frame, [card, upside_down, bare_table])
+
+    assert readings[0]["card"][0] > 0.9
+    assert readings[1]["card"][0] == 0.0 and readings[2]["card"][0] == 0.0
+    assert len(calls) == 1 and np.allclose(calls[0], card)
+
+
+def test_the_gate_passes_the_badge_offset_it_found_on_to_the_features():
+    from vision.features import badge_fit, card_features
+
+    scene = _standin_scene()
+    corners = scene.cards[2].corners
+    match, offset = badge_fit(scene.frame, corners)
+    assert match > 0.5
+    assert np.array_equal(card_features(scene.frame, corners, offset), card_features(scene.frame, corners))
+
+
+def test_the_whole_scene_is_still_found_with_the_gate(recogniser):
+    from vision.bench import match
+
+    scene = _standin_scene()
+    pairs = match(recogniser.scan(scene.frame).cards, scene.cards)
+    assert sum(truth is not None for _, truth in pairs) == len(scene.cards) == 3
+
+
+@pytest.mark.parametrize("about, expected", [
+    ({}, 0.3), ({"badge_gate": 0.12}, 0.12), ({"badge_gate": 0.9}, 0.3), ({"badge_gate": "junk"}, 0.3),
+    ({"badge_gate": None}, 0.3), ({"badge_gate": float("nan")}, 0.3)])
+def test_a_model_may_only_lower_the_gate(about, expected):
+    from vision.pipeline import BADGE_GATE, recorded_badge_gate
+
+    assert BADGE_GATE == 0.3
+    assert recorded_badge_gate(about) == pytest.approx(expected)
+
+
+def test_a_taught_model_lowers_the_gate_below_its_weakest_taught_card():
+    from vision.features import badge_fit
+    from vision.taught import TAUGHT_GATE_MARGIN, taught_badge_gate
+
+    scene = _standin_scene()
+    examples = [(scene.frame, t.corners, None) for t in scene.cards]
+    assert taught_badge_gate(examples) == pytest.approx(0.3)  # printed badges match well: the usual gate
+
+    # A printing whose badge corner looks different: here painted over with a grey blotch on one card.
+    import cv2
+
+    from vision.features import ALIGN_REACH, BADGE_BOX, _card_to_image
+
+    frame = scene.frame.copy()
+    corners = scene.cards[1].corners
+    x0, y0, x1, y1 = BADGE_BOX
+    box = np.float32([[x0 - ALIGN_REACH, y0 - ALIGN_REACH], [x1 + ALIGN_REACH, y0 - ALIGN_REACH],
+                      [x1 + ALIGN_REACH, y1 + ALIGN_REACH], [x0 - ALIGN_REACH, y1 + ALIGN_REACH]])
+    in_frame = cv2.perspectiveTransform(box[None], _card_to_image(corners))[0]
+    mask = np.zeros(frame.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, in_frame.astype(np.int32), 255)
+    blotch = np.random.default_rng(3).integers(60, 140, frame.shape[:2], dtype=np.uint8)
+    frame[mask > 0] = cv2.GaussianBlur(blotch, (0, 0), 3)[mask > 0][:, None]
+    weak = badge_fit(frame, corners)[0]
+    assert 0.0 < weak < 0.3
+    gate = taught_badge_gate([(frame, t.corners, None) for t in scene.cards])
+    assert gate == pytest.approx(TAUGHT_GATE_MARGIN * weak) and gate < weak
+
+
+def test_a_taught_card_whose_badge_corner_is_flat_turns_the_gate_off(monkeypatch):
+    import vision.features
+    from vision.taught import taught_badge_gate
+
+    # A flat region correlates with nothing: OpenCV's normalised correlation is NaN there.
+    monkeypatch.setattr(vision.features, "badge_fit", lambda frame, corners: (float("nan"), np.zeros(2)))
+    scene = _standin_scene()
+    assert taught_badge_gate([(scene.frame, scene.cards[0].corners, None)]) == 0.0
