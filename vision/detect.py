@@ -107,21 +107,23 @@ def _edge_support(edges: np.ndarray, quad: np.ndarray, samples_per_side: int = 2
     return float(np.count_nonzero(edges[ys, xs]) / len(points))
 
 
-def _without_whiskers(contour, left: int, top: int, width: int, height: int):
-    """The outline with thin attachments (table grain, a stray edge touching the card) opened away, so they do
-    not drag the convex hull off the card."""
+def _without_whiskers(contour, left: int, top: int, width: int, height: int) -> list:
+    """The pieces of the outline (each with its area), largest first, with thin attachments (table grain, a stray
+    edge touching the card, an arm's edge line joining two columns) opened away, so they do not drag the convex
+    hull off the card."""
     import cv2
 
     mask = np.zeros((height + 6, width + 6), np.uint8)
     cv2.drawContours(mask, [contour - np.array([left - 3, top - 3])], -1, 255, cv2.FILLED)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((7, 7), np.uint8))
     outlines, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    if not outlines:
-        return None
-    return max(outlines, key=cv2.contourArea) + np.array([left - 3, top - 3])
+    pieces = [(outline + np.array([left - 3, top - 3]), cv2.contourArea(outline)) for outline in outlines]
+    return sorted(pieces, key=lambda piece: -piece[1])
 
 
-def _quad_from_contour(contour, limits, solidity: float | None = None):
+def _quad_from_contour(contour, limits, solidity: float | None = None, pieces: list | None = None):
+    """The area and corners of the quad the contour's largest piece outlines, if it may be a card or a column of
+    cards. If `pieces` is a list, the outline's other pieces as large as the smallest card are added to it."""
     import cv2
 
     min_area, max_area, min_width = limits
@@ -133,8 +135,11 @@ def _quad_from_contour(contour, limits, solidity: float | None = None):
     if whole_area < min_area:
         return None
     opened = _without_whiskers(contour, left, top, box_width, box_height)
-    if opened is None:
+    if not opened:
         return None
+    if pieces is not None:
+        pieces += [piece for piece, area in opened[1:] if area >= min_area]
+    opened = opened[0][0]
     hull = cv2.convexHull(opened)
     hull_area = cv2.contourArea(hull)
     found = _quad_from_hull(opened, hull, hull_area, limits, solidity)
@@ -370,12 +375,19 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
     support = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     candidates = []
     corners: list[Corner] = []
+    pieces = []
     for contour in contours:
-        quad = _quad_from_contour(contour, limits)
+        quad = _quad_from_contour(contour, limits, pieces=pieces)
         if quad is not None and _edge_support(support, quad[1]) >= 0.6:
             candidates.append(quad)
         elif quad is None:
             corners += _large_outline_corners(contour, limits)
+    # An arm's edge line can join two columns into one outline, which opening splits again: each piece may be one.
+    for piece in pieces:
+        hull = cv2.convexHull(piece)
+        quad = _quad_from_hull(piece, hull, cv2.contourArea(hull), limits, None)
+        if quad is not None and _edge_support(support, quad[1]) >= 0.6:
+            candidates.append(quad)
     # A fine table pattern (checks, grain) fires edges everywhere; blurred well below the card size it becomes a
     # flat colour while card outlines stay.
     coarse_edges = cv2.Canny(cv2.GaussianBlur(gray, (0, 0), 2.0), 15, 45)

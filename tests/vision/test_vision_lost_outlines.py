@@ -232,3 +232,30 @@ def test_cards_above_an_arm_across_two_columns_on_checked_cloth_are_found(recogn
     cv2.line(frame, (0, arm_y), (arm_end, arm_y), (90, 120, 170), 110)  # from the frame's edge over both legs
     above = [t for t in scene.cards if t.slot != "legs"]
     assert _found(recogniser, dataclasses.replace(scene, frame=frame), above)
+
+
+def test_two_columns_joined_by_an_arms_edge_line_are_both_outlined():
+    import cv2
+
+    from vision.detect import _quad_from_contour, _quad_from_hull
+
+    # The edges of two columns side by side on felt, and of an arm's edge running from one to the other: the
+    # outer trace of it all is one outline. Opening splits it again, and each piece is a column.
+    edges = np.zeros((400, 700), np.uint8)
+    columns = [np.array([[x, 60], [x + 120, 60], [x + 120, 60 + 77 * cards], [x, 60 + 77 * cards]], np.float64)
+               for x, cards in ((100, 3), (400, 2))]
+    for column in columns:
+        cv2.rectangle(edges, column[0].astype(int), column[2].astype(int), 255, 3)
+    cv2.line(edges, (220, 150), (400, 150), 255, 3)
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    outline = max(contours, key=lambda c: cv2.boundingRect(c)[2] * cv2.boundingRect(c)[3])
+    limits = (400.0, 100000.0, 25.0)
+    assert cv2.boundingRect(outline)[2] > 400  # one outline around both columns
+
+    pieces = []
+    found = _quad_from_contour(outline, limits, pieces=pieces)
+    assert found is not None and np.abs(found[1] - columns[0]).max() < 6  # the larger column
+    assert len(pieces) == 1
+    hull = cv2.convexHull(pieces[0])
+    other = _quad_from_hull(pieces[0], hull, cv2.contourArea(hull), limits, None)
+    assert other is not None and np.abs(other[1] - columns[1]).max() < 6
