@@ -98,16 +98,16 @@ def _parabola_peak(values: np.ndarray, index: int) -> float:
 def badge_offset(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray | None = None) -> np.ndarray:
     """How far, in scan pixels, the badge's white figure lies from where the card's corners put it; (0, 0) when
     nothing there looks clearly like it."""
-    return badge_match(frame, to_image, template)[1]
+    return _badge_match(frame, to_image, template)[1]
 
 
 def badge_fit(frame: np.ndarray, corners: np.ndarray) -> tuple[float, np.ndarray]:
     """How much the badge corner of the card at `corners` looks like the printed badge figure (normalised
     correlation, 1 when there is no learned figure to compare with), and the badge's offset as `badge_offset`."""
-    return badge_match(frame, _card_to_image(np.asarray(corners, np.float64)))
+    return _badge_match(frame, _card_to_image(np.asarray(corners, np.float64)))
 
 
-def badge_match(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray | None = None):
+def _badge_match(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray | None = None):
     """The best correlation of the badge's white figure near where the card's map puts it (NaN for a flat
     region), and its offset as `badge_offset`."""
     import cv2

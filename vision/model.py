@@ -88,6 +88,11 @@ class CardModel:
     about: dict
     exemplars: "Exemplars | None" = None  # nearest-neighbour parts and ability, when trained with them
 
+    @property
+    def feature_count(self) -> int:
+        """The length of the feature vectors the weights apply to."""
+        return next(iter(self.weights.values())).shape[0]
+
     def probabilities(self, features: np.ndarray) -> dict[str, np.ndarray]:
         features = np.atleast_2d(features)
         return {head: softmax(features @ weight) for head, weight in self.weights.items()}

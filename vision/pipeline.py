@@ -104,11 +104,7 @@ class Recogniser:
                 self.model = CardModel.load(params)
         except ModelError as error:
             self.model_error = str(error)
-        self.badge_gate = BADGE_GATE
-        self._feature_count = 0
-        if self.model is not None:
-            self.badge_gate = recorded_badge_gate(self.model.about)
-            self._feature_count = next(iter(self.model.weights.values())).shape[0]
+        self.badge_gate = recorded_badge_gate(self.model.about) if self.model is not None else BADGE_GATE
 
     def scan(self, frame) -> ScanResult:
         started = time.perf_counter()
@@ -287,12 +283,13 @@ class Recogniser:
         from .features import badge_fit, card_features
 
         fits = [badge_fit(image, c) for c in cards]
-        blank = np.zeros(self._feature_count, np.float32)
-        features = np.stack([card_features(image, c, offset) if match >= self.badge_gate else blank
-                             for c, (match, offset) in zip(cards, fits)])
+        passes = [match >= self.badge_gate for match, _ in fits]  # False for NaN too, from a flat place
+        blank = np.zeros(self.model.feature_count, np.float32)
+        features = np.stack([card_features(image, c, offset) if passed else blank
+                             for c, (_, offset), passed in zip(cards, fits, passes)])
         probabilities = self.model.probabilities(features)
-        for i, (match, _) in enumerate(fits):
-            if not match >= self.badge_gate:  # also NaN, from a flat place
+        for i, passed in enumerate(passes):
+            if not passed:
                 probabilities["card"][i] = (0.0, 1.0)
         return [{head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]}
                 for i in range(len(cards))]
