@@ -376,12 +376,15 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
     candidates = []
     corners: list[Corner] = []
     pieces = []
+    weak = []  # quads mostly off the edges, tried after all others
     for contour in contours:
         quad = _quad_from_contour(contour, limits, pieces=pieces)
-        if quad is not None and _edge_support(support, quad[1]) >= 0.6:
-            candidates.append(quad)
-        elif quad is None:
+        if quad is None:
             corners += _large_outline_corners(contour, limits)
+        elif _edge_support(support, quad[1]) >= 0.6:
+            candidates.append(quad)
+        else:
+            weak.append(quad)  # a column whose far corner the outline cut across (dark art on a dark table)?
     # An arm's edge line can join two columns into one outline, which opening splits again: each piece may be one.
     for piece in pieces:
         hull = cv2.convexHull(piece)
@@ -432,6 +435,10 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
                for other_area, other in kept):
             continue
         kept.append((area, quad))
+    for area, quad in sorted(weak, key=lambda item: -item[0]):
+        centre = tuple(float(v) for v in quad.mean(axis=0))
+        if not any(cv2.pointPolygonTest(other.astype(np.float32), centre, False) >= 0 for _, other in kept):
+            kept.append((area, quad))
     quads = [_order_quad(q) / scale for _, q in kept]
     if scale < 0.9:
         if full_gray is None:

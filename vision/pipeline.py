@@ -10,7 +10,7 @@ import numpy as np
 from .cards import CARD_ASPECT
 from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, column_cards,
                          column_neighbours, completed_variants, in_frame, mean_sides, near_any, partial_column,
-                         quad_corners, split_hypotheses)
+                         quad_corners, side_card_sizes, split_hypotheses)
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -34,6 +34,7 @@ CORNER_TRIES = {"quad": 6, "outline": 2}
 # the right way up, and is not read further: on the training scenes half the places read are such, and of those
 # 1 in 2,000 read as a card at all.
 BADGE_GATE = 0.3
+MAX_CARD_FRACTION = 0.3  # the widest card, as a share of the frame's long side (the narrowest is the detector's)
 SNAP_CARD_BELOW = 0.9  # an accepted card reading less surely than this as a card is snapped and read again
 
 
@@ -121,7 +122,7 @@ class Recogniser:
     def _scan(self, frame) -> ScanResult:
         import cv2
 
-        from .detect import find_outlines, refine_at_full_resolution
+        from .detect import MIN_CARD_FRACTION, find_outlines, refine_at_full_resolution
         from .frames import limit_size, to_bgr8
 
         if self.model is None:
@@ -216,20 +217,30 @@ class Recogniser:
         # Outlines that were more than a column (quads, or shapes that are not even that, like a column with an arm
         # across it): a card of the frame's card size may lie in one of their corners.
         unexplained_corners = [c for quad in unexplained for c in quad_corners(quad)]
-        tries = {"quad": 0, "outline": 0}
-        for kind, corner in [("quad", c) for c in unexplained_corners] + [("outline", c) for c in outlines.corners]:
-            size = card_size_near(corner.point, taken)
-            if size is None:
-                break
-            if tries[kind] >= CORNER_TRIES[kind] or near_any(corner.point, taken, NEAR_TAKEN * size[1]):
-                continue  # out of tries, or a corner of a card already found (or of its column)
-            cards = cards_at_corner(corner, size)
-            if not cards or self._inside(cards[0].mean(axis=0), taken):
-                continue
-            tries[kind] += 1
-            found = next((hit for candidate in cards for hit in self._lone_cards(image, [candidate], taken)), None)
-            if found is not None and accept(*found):
-                partial.append(taken[-1])
+        corner_list = [("quad", c) for c in unexplained_corners] + [("outline", c) for c in outlines.corners]
+        # First the frame's card size (of the nearest card found) in every corner; then, where no card was found, a
+        # card as wide as a side of the corner (the nearest card may be far off in perspective, or itself misplaced,
+        # or there may be none yet).
+        long_side = max(image.shape[:2])
+        widths = (MIN_CARD_FRACTION * long_side, MAX_CARD_FRACTION * long_side)
+        for by_side in (False, True):
+            tries = {"quad": 0, "outline": 0}
+            for kind, corner in corner_list:
+                size = card_size_near(corner.point, taken)
+                if size is None and not by_side:
+                    break
+                if tries[kind] >= CORNER_TRIES[kind] or \
+                        (size is not None and near_any(corner.point, taken, NEAR_TAKEN * size[1])):
+                    continue  # out of tries, or a corner of a card already found (or of its column)
+                sizes = side_card_sizes(corner, size, widths) if by_side else [size]
+                cards = [card for each in sizes for card in cards_at_corner(corner, each)]
+                if not cards or self._inside(cards[0].mean(axis=0), taken):
+                    continue
+                tries[kind] += 1
+                found = next((hit for candidate in cards for hit in self._lone_cards(image, [candidate], taken)),
+                             None)
+                if found is not None and accept(*found):
+                    partial.append(taken[-1])
         # A card found without its whole column's outline (the rest under a hand, or welded to it) may have
         # neighbours in its column: the same card shape, one card depth up or down, facing the same way.
         # So may a card outlined on its own: on a dark table the rest of its column may have left no outline.

@@ -16,6 +16,7 @@ WHOLE_CARDS = 0.08  # a quad within this (relative) of a whole number of cards i
 ASPECT_TOLERANCE = 0.28  # how far (relative) a quad's shape may be from 1, 2 or 3 cards, for tilt and corner error
 MAX_CORNER_SKEW = 16.0  # degrees a card's corner may be off a right angle (tilt and jitter make up to 11)
 MAX_OPPOSITE_RATIO = 1.12  # longest over shortest of a card's opposite sides (tilt makes up to 1.06)
+SIDE_AS_WIDTH = (0.75, 1.2)  # an outline side this many times the frame's card width may be a card's width
 MIN_ASPECT = 0.78  # a card's width over depth, relative to the printed card (tilt makes 0.87-1.22)
 MOVED_CORNER = 0.08  # a corner this far (in short sides) from its parallelogram completion may be cut or pulled
 MAX_VARIANTS = 3  # completed outlines tried per doubtful outline
@@ -189,6 +190,21 @@ def cards_at_corner(corner: Corner, size: tuple[float, float]) -> list[np.ndarra
         points = np.array([corner.point, corner.point + a * u, corner.point + a * u + b * v, corner.point + b * v])
         cards += [np.roll(points, -roll, axis=0) for roll in rolls]
     return cards
+
+
+def side_card_sizes(corner: Corner, size: tuple[float, float] | None,
+                    widths: tuple[float, float]) -> list[tuple[float, float]]:
+    """Other card sizes to try in an outline's corner than the frame's card size `size` (that of the nearest card
+    found): a card as wide as either side of the corner, when that side is near the frame's card width but unlike
+    it (perspective makes cards across the frame differ, and the side across a column is exactly a card's width).
+    With no card found yet, any side within `widths` (the least and most a card may measure in this frame)."""
+    low, high = widths if size is None else (SIDE_AS_WIDTH[0] * size[0], SIDE_AS_WIDTH[1] * size[0])
+    sizes = [] if size is None else [size]
+    for length in corner.lengths:
+        if low < length < high and \
+                all(abs(length - w) > 0.06 * w or abs(length / CARD_ASPECT - d) > 0.06 * d for w, d in sizes):
+            sizes.append((length, length / CARD_ASPECT))
+    return sizes if size is None else sizes[1:]
 
 
 def card_shaped(card: np.ndarray) -> bool:

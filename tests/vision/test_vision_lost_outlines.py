@@ -259,3 +259,67 @@ def test_two_columns_joined_by_an_arms_edge_line_are_both_outlined():
     hull = cv2.convexHull(pieces[0])
     other = _quad_from_hull(pieces[0], hull, cv2.contourArea(hull), limits, None)
     assert other is not None and np.abs(other[1] - columns[1]).max() < 6
+
+
+def _column_with_a_blob_at_one_corner(blob_radius: int):
+    import cv2
+
+    rng = np.random.default_rng(0)
+    frame = np.full((960, 1280, 3), 30, np.uint8)
+    left, top, width, depth = 300, 250, 480, 300
+    column = np.full((depth, width, 3), 150, np.uint8)
+    for _ in range(10):
+        centre = (int(rng.integers(0, width)), int(rng.integers(0, depth)))
+        cv2.circle(column, centre, int(rng.integers(10, 50)), tuple(int(v) for v in rng.integers(80, 230, 3)), -1)
+    frame[top:top + depth, left:left + width] = column
+    # Something as bright as the cards lies on the table against the column's bottom-right corner.
+    centre = (left + width + blob_radius // 2, top + depth + blob_radius // 2)
+    cv2.circle(frame, centre, blob_radius, (150, 150, 150), -1)
+    frame = np.clip(frame + rng.normal(0, 3, frame.shape), 0, 255).astype(np.uint8)
+    return frame, np.array([[left, top], [left + width, top], [left + width, top + depth], [left, top + depth]],
+                           np.float64)
+
+
+@pytest.mark.parametrize("blob_radius", [80, 110])
+def test_a_column_outline_pulled_out_at_one_corner_is_still_offered(blob_radius):
+    from vision.detect import find_outlines
+
+    frame, column = _column_with_a_blob_at_one_corner(blob_radius)
+    quads = find_outlines(frame).quads
+    # Most of its sides are off the edges, so it is offered last, but its other three corners are the column's.
+    assert quads
+    assert np.abs(quads[-1][[0, 1, 3]] - column[[0, 1, 3]]).max() < 4
+    assert np.linalg.norm(quads[-1][2] - column[2]) > 0.1 * 480
+
+
+def test_card_sizes_from_a_corners_own_sides():
+    from vision.detect import Corner
+    from vision.placements import side_card_sizes
+
+    right, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    corner = Corner(np.array([100.0, 100.0]), (right, down), (210.0, 320.0))
+    frame_widths = (74.0, 490.0)
+    # The nearest card found is narrower and out of a card's proportions: the side across the column is a card's
+    # width; the side along it (two cards deep) is too long to be one.
+    assert side_card_sizes(corner, (198.0, 104.0), frame_widths) == [(210.0, 210.0 / CARD_ASPECT)]
+    # A side as wide as the nearest card, already in proportion, adds nothing new.
+    assert side_card_sizes(corner, (205.0, 205.0 / CARD_ASPECT), frame_widths) == []
+    # With no card found yet, each side within the frame's card widths is tried.
+    assert side_card_sizes(corner, None, frame_widths) == [(210.0, 210.0 / CARD_ASPECT), (320.0, 320.0 / CARD_ASPECT)]
+    assert side_card_sizes(corner, None, (74.0, 300.0)) == [(210.0, 210.0 / CARD_ASPECT)]
+
+
+def test_a_lone_column_outlined_with_one_corner_pulled_out_is_found_from_its_other_corners(recogniser, needs_scans,
+                                                                                           monkeypatch):
+    ids = [c.id for c in heldout_cards()]
+    scene = SceneGenerator(5, card_ids=ids).render({0: [ids[4:6]]}, Conditions(card_width_px=260, table="wood",
+                                                                               noise=2))
+    column = [t for t in scene.cards if t.seat == 0]
+    assert len(column) == 2
+    legs, torso = column[0].corners, column[1].corners
+    outline = np.array([torso[0], torso[1], legs[2], legs[3]])
+    # The wood's grain pulled the outline's top-right corner out by a third of a card's width, and no other card
+    # in the frame gives the card size.
+    outline[1] += 0.33 * (torso[1] - torso[0])
+    _only_these_outlines(monkeypatch, [outline])
+    assert _found(recogniser, scene, column)
