@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import CARD_ASPECT
-from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, column_cards,
+from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, column_cards, column_of_width,
                          column_neighbours, completed_variants, in_frame, mean_sides, near_any, partial_column,
                          quad_corners, side_card_sizes, split_hypotheses)
 from .table_state import SeenCard
@@ -35,6 +35,9 @@ CORNER_TRIES = {"quad": 6, "outline": 2}
 # 1 in 2,000 read as a card at all.
 BADGE_GATE = 0.3
 MAX_CARD_FRACTION = 0.3  # the widest card, as a share of the frame's long side (the narrowest is the detector's)
+# An outline that reads as nothing has a corner put back only if it holds this many of the nearby cards (areas):
+# less is a fragment of art or table, more is no column.
+LOW_COLUMN_AREA = (0.7, 3.6)
 SNAP_CARD_BELOW = 0.9  # an accepted card reading less surely than this as a card is snapped and read again
 
 
@@ -47,6 +50,12 @@ class ScanResult:
     def to_json(self, image: str | None = None) -> dict:
         data = {"cards": [card.to_json() for card in self.cards], "ms": round(self.ms, 2), "error": self.error}
         return {"image": image, **data} if image is not None else data
+
+
+def quad_area(quad: np.ndarray) -> float:
+    import cv2
+
+    return abs(float(cv2.contourArea(quad.astype(np.float32))))
 
 
 def recorded_badge_gate(about: dict) -> float:
@@ -208,7 +217,20 @@ class Recogniser:
         # outline is as wide as a card here: most such outlines are fragments of art).
         for quad in low:
             size = card_size_near(quad.mean(axis=0), taken)
-            if size is None or not partial_column(quad, size[0]):
+            if size is None or self._inside(quad.mean(axis=0), taken):
+                continue
+            # An outline with one corner pulled off (grain or a neighbour welded on) reads as nothing; with that
+            # corner put back where the other three say, it may be a column of the nearby cards' width.
+            completed = self._completed_column(image, full_gray(), quad, size) if \
+                LOW_COLUMN_AREA[0] < quad_area(quad) / (size[0] * size[1]) < LOW_COLUMN_AREA[1] else None
+            if completed is not None:
+                for points, card_probabilities in completed:
+                    if not self._inside(points.mean(axis=0), taken):
+                        points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
+                        if accept(points, card_probabilities):
+                            partial.append(taken[-1])
+                continue
+            if not partial_column(quad, size[0]):
                 continue
             for points, card_probabilities in self._lone_cards(image, anchored_cards(quad, long_axis_only=True),
                                                                taken)[:1]:
@@ -334,6 +356,21 @@ class Recogniser:
             return []
         found = list(zip(candidates, self._read(image, candidates)))
         return sorted([item for item in found if item[1]["card"][0] >= LONE_CARD], key=lambda item: -item[1]["card"][0])
+
+    def _completed_column(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray, size: tuple[float, float]):
+        """The (corners, probabilities) of the cards of the quad with one corner put back where the other three put
+        it, if that is a column of cards of the given size that reads as cards; None otherwise. Only the best-placed such
+        variant is read: the others rarely hold cards, and each costs a column's reading."""
+        from .detect import refine_at_full_resolution
+
+        variant = next((v for v in completed_variants(gray, quad) if column_of_width(v, size[0])), None)
+        if variant is None:
+            return None
+        short_side = min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+        variant = refine_at_full_resolution(gray, variant, SNAP_REACH * short_side)
+        score, corners, probabilities = max(self._readings(image, variant, hypotheses=1), key=lambda r: r[0],
+                                            default=(0.0, [], []))
+        return list(zip(corners, probabilities)) if score >= ACCEPT_COLUMN else None
 
     def _reshaped(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
         """A card whose corners no camera could give one card (one corner pulled off by a neighbour, a shadow or

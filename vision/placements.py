@@ -54,6 +54,13 @@ def split_hypotheses(quad: np.ndarray):
     return hypotheses
 
 
+def column_of_width(quad: np.ndarray, card_width: float) -> bool:
+    """Whether the quad can be a whole column of 1-3 cards `card_width` pixels wide."""
+    across, down = mean_sides(quad)
+    return any(abs((across if axis == "down" else down) / card_width - 1) < CARD_SIZE_TOLERANCE
+               for _, axis, _ in split_hypotheses(quad))
+
+
 def partial_column(quad: np.ndarray, card_width: float) -> bool:
     """Whether the quad could be a column of cards `card_width` pixels wide with its end cut off: as wide as a card,
     longer than a card and a bit, and no whole number of cards long. (Its shape alone cannot tell: one card is

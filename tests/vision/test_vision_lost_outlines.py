@@ -323,3 +323,23 @@ def test_a_lone_column_outlined_with_one_corner_pulled_out_is_found_from_its_oth
     outline[1] += 0.33 * (torso[1] - torso[0])
     _only_these_outlines(monkeypatch, [outline])
     assert _found(recogniser, scene, column)
+
+
+def test_a_column_outline_with_one_corner_pulled_out_is_read_with_that_corner_put_back(recogniser, needs_scans):
+    import cv2
+
+    scene = _scene_with_a_column(6)
+    column = [t for t in scene.cards if t.seat == 0]
+    legs, head = column[0].corners, column[2].corners
+    outline = np.array([head[0], head[1], legs[2], legs[3]])
+    # Grain welded to the head card pulled the outline's top-right corner (by the badges) a third of a card's width
+    # out along the top, and some way up.
+    outline[1] += 0.33 * (head[1] - head[0]) + 0.1 * (head[0] - head[3])
+    width = float(np.linalg.norm(head[1] - head[0]))
+    gray = cv2.cvtColor(scene.frame, cv2.COLOR_BGR2GRAY)
+    cards = recogniser._completed_column(scene.frame, gray, outline, (width, width / CARD_ASPECT))
+    assert cards is not None and len(cards) == 3
+    for (corners, _), truth in zip(sorted(cards, key=lambda card: -card[0][:, 1].mean()), column):
+        assert np.abs(corners - truth.corners).max() < 0.05 * width
+    # Cards of another size (the nearest ones found, say) are not looked for in it.
+    assert recogniser._completed_column(scene.frame, gray, outline, (1.5 * width, 1.5 * width / CARD_ASPECT)) is None
