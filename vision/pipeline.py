@@ -16,6 +16,9 @@ from .table_state import SeenCard
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
 KEEP_CARD = 0.35  # a card within an accepted column below this is dropped (e.g. mostly under a hand)
 LONE_CARD = 0.85  # a card taken from a rejected outline must look at least this much like a card
+# ... and one whose size was guessed from an outline's side rather than from the cards found: on the training scenes
+# such cards read at 0.99 or more when placed right, and a card mostly under a hand can still read at 0.87.
+SIDE_SIZED_CARD = 0.95
 MAX_ROUGHNESS = 50.0  # median |Laplacian| of a card's small warp; printed cards measure 5-25, pure noise ~100
 MAX_QUADS = 60
 SNAP_MIN_SCORE = 0.05  # an outline reading worse than this is dropped without snapping or partial readings
@@ -259,7 +262,8 @@ class Recogniser:
                 if not cards or self._inside(cards[0].mean(axis=0), taken):
                     continue
                 tries[kind] += 1
-                found = next((hit for candidate in cards for hit in self._lone_cards(image, [candidate], taken)),
+                bar = SIDE_SIZED_CARD if by_side else LONE_CARD
+                found = next((hit for candidate in cards for hit in self._lone_cards(image, [candidate], taken, bar)),
                              None)
                 if found is not None and accept(*found):
                     partial.append(taken[-1])
@@ -349,13 +353,15 @@ class Recogniser:
                                             confidence=float(confidence)))
         return read
 
-    def _lone_cards(self, image: np.ndarray, candidates: list[np.ndarray], taken: list[np.ndarray]) -> list:
-        """The candidate cards that on their own look unmistakably like cards, with their probabilities."""
+    def _lone_cards(self, image: np.ndarray, candidates: list[np.ndarray], taken: list[np.ndarray],
+                    bar: float = LONE_CARD) -> list:
+        """The candidate cards that on their own look unmistakably like cards (at least `bar`), with their
+        probabilities."""
         candidates = [c for c in candidates if not self._inside(c.mean(axis=0), taken)]
         if not candidates:
             return []
         found = list(zip(candidates, self._read(image, candidates)))
-        return sorted([item for item in found if item[1]["card"][0] >= LONE_CARD], key=lambda item: -item[1]["card"][0])
+        return sorted([item for item in found if item[1]["card"][0] >= bar], key=lambda item: -item[1]["card"][0])
 
     def _completed_column(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray, size: tuple[float, float]):
         """The (corners, probabilities) of the cards of the quad with one corner put back where the other three put

@@ -309,8 +309,7 @@ def test_card_sizes_from_a_corners_own_sides():
     assert side_card_sizes(corner, None, (74.0, 300.0)) == [(210.0, 210.0 / CARD_ASPECT)]
 
 
-def test_a_lone_column_outlined_with_one_corner_pulled_out_is_found_from_its_other_corners(recogniser, needs_scans,
-                                                                                           monkeypatch):
+def _lone_column_pulled_out_at_one_corner():
     ids = [c.id for c in heldout_cards()]
     scene = SceneGenerator(5, card_ids=ids).render({0: [ids[4:6]]}, Conditions(card_width_px=260, table="wood",
                                                                                noise=2))
@@ -321,6 +320,12 @@ def test_a_lone_column_outlined_with_one_corner_pulled_out_is_found_from_its_oth
     # The wood's grain pulled the outline's top-right corner out by a third of a card's width, and no other card
     # in the frame gives the card size.
     outline[1] += 0.33 * (torso[1] - torso[0])
+    return scene, column, outline
+
+
+def test_a_lone_column_outlined_with_one_corner_pulled_out_is_found_from_its_other_corners(recogniser, needs_scans,
+                                                                                           monkeypatch):
+    scene, column, outline = _lone_column_pulled_out_at_one_corner()
     _only_these_outlines(monkeypatch, [outline])
     assert _found(recogniser, scene, column)
 
@@ -343,3 +348,25 @@ def test_a_column_outline_with_one_corner_pulled_out_is_read_with_that_corner_pu
         assert np.abs(corners - truth.corners).max() < 0.05 * width
     # Cards of another size (the nearest ones found, say) are not looked for in it.
     assert recogniser._completed_column(scene.frame, gray, outline, (1.5 * width, 1.5 * width / CARD_ASPECT)) is None
+
+
+def test_a_card_sized_from_an_outlines_side_must_read_more_surely_than_other_lone_cards(recogniser, needs_scans,
+                                                                                        monkeypatch):
+    from vision.pipeline import LONE_CARD, SIDE_SIZED_CARD
+
+    scene, column, outline = _lone_column_pulled_out_at_one_corner()
+    _only_these_outlines(monkeypatch, [outline])
+    assert _found(recogniser, scene, column)
+    # Read no surer than 0.9 (a card mostly under a hand can read so), a card sized from the outline's side alone is
+    # not taken, though any other lone card would be.
+    capped = (LONE_CARD + SIDE_SIZED_CARD) / 2
+    read = recogniser._read
+
+    def read_no_surer(image, cards):
+        readings = read(image, cards)
+        for reading in readings:
+            reading["card"] = np.minimum(reading["card"], [capped, 1.0])
+        return readings
+
+    monkeypatch.setattr(recogniser, "_read", read_no_surer)
+    assert not recogniser.scan(scene.frame).cards
