@@ -10,7 +10,7 @@ import numpy as np
 from .cards import CARD_ASPECT
 from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, column_cards, column_of_width,
                          column_neighbours, completed_variants, in_frame, mean_sides, near_any, partial_column,
-                         quad_corners, side_card_sizes, split_hypotheses)
+                         quad_corners, side_sized_cards, split_hypotheses)
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -257,14 +257,13 @@ class Recogniser:
                 if tries[kind] >= CORNER_TRIES[kind] or \
                         (size is not None and near_any(corner.point, taken, NEAR_TAKEN * size[1])):
                     continue  # out of tries, or a corner of a card already found (or of its column)
-                sizes = side_card_sizes(corner, size, widths) if by_side else [size]
-                cards = [card for each in sizes for card in cards_at_corner(corner, each)]
+                cards = side_sized_cards(corner, size, widths) if by_side else cards_at_corner(corner, size)
+                cards = [card for card in cards if not _featureless(image, card)]  # bare table: not worth a reading
                 if not cards or self._inside(cards[0].mean(axis=0), taken):
                     continue
                 tries[kind] += 1
                 bar = SIDE_SIZED_CARD if by_side else LONE_CARD
-                found = next((hit for candidate in cards for hit in self._lone_cards(image, [candidate], taken, bar)),
-                             None)
+                found = next(iter(self._lone_cards(image, cards, taken, bar)), None)
                 if found is not None and accept(*found):
                     partial.append(taken[-1])
         # A card found without its whole column's outline (the rest under a hand, or welded to it) may have

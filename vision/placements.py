@@ -200,18 +200,32 @@ def cards_at_corner(corner: Corner, size: tuple[float, float]) -> list[np.ndarra
 
 
 def side_card_sizes(corner: Corner, size: tuple[float, float] | None,
-                    widths: tuple[float, float]) -> list[tuple[float, float]]:
+                    widths: tuple[float, float]) -> list[tuple[tuple[float, float], int]]:
     """Other card sizes to try in an outline's corner than the frame's card size `size` (that of the nearest card
-    found): a card as wide as either side of the corner, when that side is near the frame's card width but unlike
-    it (perspective makes cards across the frame differ, and the side across a column is exactly a card's width).
-    With no card found yet, any side within `widths` (the least and most a card may measure in this frame)."""
+    found), each with the side (0 or 1 of `corner.along`) its width lies along: a card as wide as either side of the
+    corner, when that side is near the frame's card width but unlike it (perspective makes cards across the frame
+    differ, and the side across a column is exactly a card's width). With no card found yet, any side within
+    `widths` (the least and most a card may measure in this frame)."""
     low, high = widths if size is None else (SIDE_AS_WIDTH[0] * size[0], SIDE_AS_WIDTH[1] * size[0])
-    sizes = [] if size is None else [size]
-    for length in corner.lengths:
-        if low < length < high and \
-                all(abs(length - w) > 0.06 * w or abs(length / CARD_ASPECT - d) > 0.06 * d for w, d in sizes):
-            sizes.append((length, length / CARD_ASPECT))
+    sizes = [] if size is None else [(size, -1)]
+    for side, length in enumerate(corner.lengths):
+        if low < length < high and all(abs(length - w) > 0.06 * w or abs(length / CARD_ASPECT - d) > 0.06 * d
+                                       for (w, d), _ in sizes):
+            sizes.append(((length, length / CARD_ASPECT), side))
     return sizes if size is None else sizes[1:]
+
+
+def side_sized_cards(corner: Corner, size: tuple[float, float] | None,
+                     widths: tuple[float, float]) -> list[np.ndarray]:
+    """The cards of `side_card_sizes` laid in the corner, each with its width along the side it was sized from."""
+    cards = []
+    for card_size, side in side_card_sizes(corner, size, widths):
+        direction = corner.along[side]
+        for card in cards_at_corner(corner, card_size):
+            top = card[1] - card[0]
+            if abs(float(top @ direction)) > 0.9 * np.linalg.norm(top):
+                cards.append(card)
+    return cards
 
 
 def card_shaped(card: np.ndarray) -> bool:

@@ -294,19 +294,27 @@ def test_a_column_outline_pulled_out_at_one_corner_is_still_offered(blob_radius)
 
 def test_card_sizes_from_a_corners_own_sides():
     from vision.detect import Corner
-    from vision.placements import side_card_sizes
+    from vision.placements import side_card_sizes, side_sized_cards
 
     right, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
     corner = Corner(np.array([100.0, 100.0]), (right, down), (210.0, 320.0))
     frame_widths = (74.0, 490.0)
     # The nearest card found is narrower and out of a card's proportions: the side across the column is a card's
     # width; the side along it (two cards deep) is too long to be one.
-    assert side_card_sizes(corner, (198.0, 104.0), frame_widths) == [(210.0, 210.0 / CARD_ASPECT)]
+    assert side_card_sizes(corner, (198.0, 104.0), frame_widths) == [((210.0, 210.0 / CARD_ASPECT), 0)]
     # A side as wide as the nearest card, already in proportion, adds nothing new.
     assert side_card_sizes(corner, (205.0, 205.0 / CARD_ASPECT), frame_widths) == []
     # With no card found yet, each side within the frame's card widths is tried.
-    assert side_card_sizes(corner, None, frame_widths) == [(210.0, 210.0 / CARD_ASPECT), (320.0, 320.0 / CARD_ASPECT)]
-    assert side_card_sizes(corner, None, (74.0, 300.0)) == [(210.0, 210.0 / CARD_ASPECT)]
+    assert side_card_sizes(corner, None, frame_widths) == [((210.0, 210.0 / CARD_ASPECT), 0),
+                                                           ((320.0, 320.0 / CARD_ASPECT), 1)]
+    assert side_card_sizes(corner, None, (74.0, 300.0)) == [((210.0, 210.0 / CARD_ASPECT), 0)]
+    # Each such card is laid with its width along the side it was sized from, either way up.
+    cards = side_sized_cards(corner, (198.0, 104.0), frame_widths)
+    assert len(cards) == 2
+    for card in cards:
+        top = card[1] - card[0]
+        assert abs(top[1]) < 1e-9 and abs(abs(top[0]) - 210.0) < 1e-9
+        assert abs(np.linalg.norm(card[3] - card[0]) - 210.0 / CARD_ASPECT) < 1e-9
 
 
 def _lone_column_pulled_out_at_one_corner():
