@@ -321,6 +321,9 @@ class Recogniser:
         fits = [badge_fit(image, c) for c in cards]
         passes = [match >= self.badge_gate for match, _ in fits]  # False for NaN too, from a flat place
         blank = np.zeros(self.model.feature_count, np.float32)
+        if not any(passes):  # the common case: no card at all, and the model's answer for it is known
+            return [{head: values.copy() for head, values in self._unread.items()} | {FEATURES: blank.copy()}
+                    for _ in cards]
         features = np.stack([card_features(image, c, offset) if passed else blank
                              for c, (_, offset), passed in zip(cards, fits, passes)])
         probabilities = self.model.probabilities(features)
@@ -329,6 +332,14 @@ class Recogniser:
                 probabilities["card"][i] = (0.0, 1.0)
         return [{head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]}
                 for i in range(len(cards))]
+
+    @functools.cached_property
+    def _unread(self) -> dict[str, np.ndarray]:
+        """The probabilities per head of a place read as no card (blank features, "card" no), as `_read` gives them
+        for such a place among others."""
+        probabilities = self.model.probabilities(np.zeros((1, self.model.feature_count), np.float32))
+        probabilities["card"][0] = (0.0, 1.0)
+        return {head: values[0] for head, values in probabilities.items()}
 
     def _by_exemplars(self, cards: list[SeenCard], probabilities: list[dict]) -> list[SeenCard]:
         """Parts and ability by the linear classifier's probability plus the share of the nearest training crops
