@@ -258,10 +258,10 @@ class Recogniser:
                         (size is not None and near_any(corner.point, taken, NEAR_TAKEN * size[1])):
                     continue  # out of tries, or a corner of a card already found (or of its column)
                 cards = side_sized_cards(corner, size, widths) if by_side else cards_at_corner(corner, size)
-                cards = [card for card in cards if not _featureless(image, card)]  # bare table: not worth a reading
                 if not cards or self._inside(cards[0].mean(axis=0), taken):
                     continue
                 tries[kind] += 1
+                cards = [card for card in cards if not _featureless(image, card)]  # bare table: not worth a reading
                 bar = SIDE_SIZED_CARD if by_side else LONE_CARD
                 found = next(iter(self._lone_cards(image, cards, taken, bar)), None)
                 if found is not None and accept(*found):
