@@ -10,7 +10,7 @@ import numpy as np
 from .cards import CARD_ASPECT
 from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, column_cards, column_of_width,
                          column_neighbours, completed_variants, in_frame, mean_sides, near_any, partial_column,
-                         quad_corners, side_sized_cards, split_hypotheses)
+                         quad_area, quad_corners, side_sized_cards, split_hypotheses)
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -53,12 +53,6 @@ class ScanResult:
     def to_json(self, image: str | None = None) -> dict:
         data = {"cards": [card.to_json() for card in self.cards], "ms": round(self.ms, 2), "error": self.error}
         return {"image": image, **data} if image is not None else data
-
-
-def quad_area(quad: np.ndarray) -> float:
-    import cv2
-
-    return abs(float(cv2.contourArea(quad.astype(np.float32))))
 
 
 def recorded_badge_gate(about: dict) -> float:
@@ -224,8 +218,7 @@ class Recogniser:
                 continue
             # An outline with one corner pulled off (grain or a neighbour welded on) reads as nothing; with that
             # corner put back where the other three say, it may be a column of the nearby cards' width.
-            completed = self._completed_column(image, full_gray(), quad, size) if \
-                LOW_COLUMN_AREA[0] < quad_area(quad) / (size[0] * size[1]) < LOW_COLUMN_AREA[1] else None
+            completed = self._completed_column(image, full_gray(), quad, size)
             if completed is not None:
                 for points, card_probabilities in completed:
                     if not self._inside(points.mean(axis=0), taken):
@@ -375,10 +368,13 @@ class Recogniser:
 
     def _completed_column(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray, size: tuple[float, float]):
         """The (corners, probabilities) of the cards of the quad with one corner put back where the other three put
-        it, if that is a column of cards of the given size that reads as cards; None otherwise. Only the best-placed such
-        variant is read: the others rarely hold cards, and each costs a column's reading."""
+        it, if the quad holds LOW_COLUMN_AREA of cards of the given size and its completion is a column of them that
+        reads as cards; None otherwise. Only the best-placed such completion is read: the others rarely hold cards,
+        and each costs a column's reading."""
         from .detect import refine_at_full_resolution
 
+        if not LOW_COLUMN_AREA[0] < quad_area(quad) / (size[0] * size[1]) < LOW_COLUMN_AREA[1]:
+            return None
         variant = next((v for v in completed_variants(gray, quad) if column_of_width(v, size[0])), None)
         if variant is None:
             return None

@@ -54,6 +54,13 @@ def split_hypotheses(quad: np.ndarray):
     return hypotheses
 
 
+def quad_area(quad: np.ndarray) -> float:
+    """The area of a quad (or any polygon) in square pixels."""
+    import cv2
+
+    return abs(float(cv2.contourArea(np.asarray(quad, np.float32))))
+
+
 def column_of_width(quad: np.ndarray, card_width: float) -> bool:
     """Whether the quad can be a whole column of 1-3 cards `card_width` pixels wide."""
     across, down = mean_sides(quad)
@@ -207,12 +214,13 @@ def side_card_sizes(corner: Corner, size: tuple[float, float] | None,
     differ, and the side across a column is exactly a card's width). With no card found yet, any side within
     `widths` (the least and most a card may measure in this frame)."""
     low, high = widths if size is None else (SIDE_AS_WIDTH[0] * size[0], SIDE_AS_WIDTH[1] * size[0])
-    sizes = [] if size is None else [(size, -1)]
+    sizes = []
     for side, length in enumerate(corner.lengths):
+        known = ([size] if size is not None else []) + [each for each, _ in sizes]
         if low < length < high and all(abs(length - w) > 0.06 * w or abs(length / CARD_ASPECT - d) > 0.06 * d
-                                       for (w, d), _ in sizes):
+                                       for w, d in known):
             sizes.append(((length, length / CARD_ASPECT), side))
-    return sizes if size is None else sizes[1:]
+    return sizes
 
 
 def side_sized_cards(corner: Corner, size: tuple[float, float] | None,
