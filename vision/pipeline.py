@@ -10,7 +10,7 @@ import numpy as np
 from .cards import CARD_ASPECT
 from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, column_cards, column_of_width,
                          column_neighbours, completed_variants, in_frame, mean_sides, near_any, partial_column,
-                         quad_area, quad_corners, side_sized_cards, split_hypotheses)
+                         quad_area, quad_corners, regular_outline, side_sized_cards, split_hypotheses)
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -188,6 +188,8 @@ class Recogniser:
                     best = max(readings, key=lambda r: r[0])
                     if not _doubtful(best):
                         break
+            if not _doubtful(best) and not regular_outline(quad):
+                best = self._regularised(image, full_gray(), quad, best)
             score, corners, probabilities = best
             if score >= ACCEPT_COLUMN:
                 chosen = list(zip(corners, probabilities))
@@ -383,6 +385,22 @@ class Recogniser:
         score, corners, probabilities = max(self._readings(image, variant, hypotheses=1), key=lambda r: r[0],
                                             default=(0.0, [], []))
         return list(zip(corners, probabilities)) if score >= ACCEPT_COLUMN else None
+
+    def _regularised(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray, best):
+        """The reading `best` of an outline that is no near-rectangle, or a better one of as many cards from the
+        outline with one corner put back where the other three say (a shadow or dark art moved that corner, yet
+        the cards still read, a little off), if that completion, snapped to the edges, is a near-rectangle."""
+        from .detect import refine_at_full_resolution
+
+        short_side = min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+        for variant in completed_variants(gray, quad):
+            variant = refine_at_full_resolution(gray, variant, SNAP_REACH * short_side)
+            if not regular_outline(variant):
+                continue
+            for reading in self._readings(image, variant, hypotheses=1):
+                if len(reading[1]) == len(best[1]) and reading[0] > best[0]:
+                    best = reading
+        return best
 
     def _reshaped(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
         """A card whose corners no camera could give one card (one corner pulled off by a neighbour, a shadow or
