@@ -28,6 +28,7 @@ FEATURES = "features"  # key of a card's feature vector beside its probabilities
 RESHAPE_TRIES = 2  # corners put back per misshapen card, best-placed first
 RESHAPE_MARGIN = 0.1  # a card put back into shape may read this much less surely as a card and still be taken
 FEATURELESS_STD = 14.0  # grey-level spread of a coarse sample below which a place holds no card (cards measure 14+)
+LONGEST_COLUMN = 3  # cards in a whole creature: legs, torso and head
 MAX_NEIGHBOUR_TRIES = 8  # column neighbours of partly found columns tried per frame
 NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card already found are its own
 # Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, and
@@ -145,7 +146,7 @@ class Recogniser:
         readings_seen: list[dict] = []  # the probabilities and features of each card in `seen`
         unexplained: list[np.ndarray] = []  # outlines that did not read as a column of cards
         partial: list[np.ndarray] = []  # cards accepted without their column's whole outline
-        lone: list[np.ndarray] = []  # cards whose outline was their own alone
+        short: list[np.ndarray] = []  # cards of outlines that held fewer cards than a whole creature
         low: list[np.ndarray] = []  # outlines that did not read even faintly as whole cards
 
         def accept(points, card_probabilities) -> bool:
@@ -209,8 +210,8 @@ class Recogniser:
                 if accept(points, card_probabilities):
                     if score < ACCEPT_COLUMN:
                         partial.append(taken[-1])  # as accepted, perhaps put back into shape
-                    elif len(corners) == 1:
-                        lone.append(taken[-1])
+                    elif len(corners) < LONGEST_COLUMN:
+                        short.append(taken[-1])
 
         # A column cut short by a hand or an arm does not read as whole cards, but its free end does (if the
         # outline is as wide as a card here: most such outlines are fragments of art).
@@ -263,8 +264,9 @@ class Recogniser:
                     partial.append(taken[-1])
         # A card found without its whole column's outline (the rest under a hand, or welded to it) may have
         # neighbours in its column: the same card shape, one card depth up or down, facing the same way.
-        # So may a card outlined on its own: on a dark table the rest of its column may have left no outline.
-        partial += lone
+        # So may the cards of an outline shorter than a whole creature: on a dark table, or in glare, the rest of
+        # its column may have left no outline, or one of its own.
+        partial += short
         grown = 0
         while partial and grown < MAX_NEIGHBOUR_TRIES:
             points = partial.pop(0)
@@ -275,6 +277,8 @@ class Recogniser:
             for neighbour in column_neighbours(points):
                 if grown >= MAX_NEIGHBOUR_TRIES or not in_frame(neighbour, image.shape):
                     continue
+                if self._inside(neighbour.mean(axis=0), taken):
+                    continue  # a card found already (the rest of a column read whole): no try used up
                 if _featureless(image, neighbour):
                     continue  # bare table: not worth a reading
                 grown += 1

@@ -1,6 +1,6 @@
 """Cards whose column left no whole outline (issue 3: 'abutting cards in columns', 'any table surface', 'hands
 moving over them'): a column cut short by an arm is read from its free end, a card outlined on its own has the rest
-of its column looked for beside it (also when it was found a little misshapen), an outline broken at a corner is
+of its column looked for beside it (also when it was found a little misshapen, or with part of its column), an outline broken at a corner is
 still taken for a quad, the free corners of columns that an arm joins into one region on checked cloth are offered
 as card corners, and bare table beside a card costs no reading."""
 import dataclasses
@@ -423,3 +423,13 @@ def test_a_column_read_from_an_outline_with_a_corner_pulled_out_is_placed_where_
     for card, truth in pairs:
         assert np.abs(np.asarray(card.corners) - truth.corners).max() < 10
         assert (card.legion, tuple(card.parts), card.ability) == (truth.legion, tuple(truth.parts), truth.ability)
+
+
+def test_a_column_outlined_two_cards_deep_brings_its_third_card(recogniser, needs_scans, monkeypatch):
+    scene = _scene_with_a_column(3)
+    column = [t for t in scene.cards if t.seat == 0]
+    lone = [t for t in scene.cards if t.seat == 2]
+    legs, torso = column[0].corners, column[1].corners
+    # Glare took the head card's outline: the legs and torso were outlined together, and read whole as a column.
+    _only_these_outlines(monkeypatch, [np.array([torso[0], torso[1], legs[2], legs[3]]), lone[0].corners])
+    assert _found(recogniser, scene, column + lone)
