@@ -1,8 +1,9 @@
 """Cards whose column left no whole outline (issue 3: 'abutting cards in columns', 'any table surface', 'hands
 moving over them'): a column cut short by an arm is read from its free end, a card outlined on its own has the rest
-of its column looked for beside it (also when it was found a little misshapen, or with part of its column), an outline broken at a corner is
-still taken for a quad, the free corners of columns that an arm joins into one region on checked cloth are offered
-as card corners, and bare table beside a card costs no reading."""
+of its column looked for beside it (also when it was found a little misshapen, or with part of its column), an
+outline broken at a corner is still taken for a quad, one with a corner pulled out has it put back, the free
+corners of columns that an arm joins into one region on checked cloth are offered as card corners, and bare table
+beside a card costs no reading."""
 import dataclasses
 
 import numpy as np
