@@ -304,13 +304,17 @@ class Recogniser:
         readings = []
         for error, axis, count in split_hypotheses(quad)[:hypotheses]:
             for flip in (False, True):
-                corners = column_cards(quad, axis, count, flip)
-                per_card = self._read(image, corners)
-                score = float(np.mean([p["card"][0] for p in per_card])) - 0.5 * error
-                readings.append((score, corners, per_card))
-                if score > EARLY_ACCEPT:
+                reading = self._column_reading(image, column_cards(quad, axis, count, flip), error)
+                readings.append(reading)
+                if reading[0] > EARLY_ACCEPT:
                     return readings
         return readings
+
+    def _column_reading(self, image: np.ndarray, cards: list[np.ndarray], shape_error: float):
+        """(score, card corners, per-card probabilities) of a column laid as `cards`, from an outline `shape_error`
+        (relative) away from their shape: how surely its cards read as cards, less half that error."""
+        per_card = self._read(image, cards)
+        return float(np.mean([p["card"][0] for p in per_card])) - 0.5 * shape_error, cards, per_card
 
     def _read(self, image: np.ndarray, cards: list[np.ndarray]) -> list[dict]:
         """Per card (corners): the model's probabilities per head, and its feature vector under FEATURES. A place
@@ -397,13 +401,19 @@ class Recogniser:
         from .detect import refine_at_full_resolution
 
         short_side = min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+        count = len(best[1])
         for variant in completed_variants(gray, quad):
             variant = refine_at_full_resolution(gray, variant, SNAP_REACH * short_side)
-            if not regular_outline(variant):
+            splits = [(error, axis) for error, axis, cards in split_hypotheses(variant) if cards == count]
+            if not splits or not regular_outline(variant):
                 continue
-            for reading in self._readings(image, variant, hypotheses=1):
-                if len(reading[1]) == len(best[1]) and reading[0] > best[0]:
-                    best = reading
+            error, axis = min(splits)
+            # Only the cards facing the way the outline's reading put them: the other way round is a reading more.
+            cards = min((column_cards(variant, axis, count, flip) for flip in (False, True)),
+                        key=lambda laid: sum(np.linalg.norm(card[0] - read[0]) for card, read in zip(laid, best[1])))
+            reading = self._column_reading(image, cards, error)
+            if reading[0] > best[0]:
+                best = reading
         return best
 
     def _reshaped(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
