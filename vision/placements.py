@@ -282,11 +282,10 @@ def column_neighbours(card: np.ndarray) -> list[np.ndarray]:
 
 
 def in_frame(card: np.ndarray, shape) -> bool:
-    """Whether the card's centre and most of each corner lie inside the frame."""
+    """Whether the whole card lies inside the frame: a place reaching past its edge is read with the edge's pixels
+    drawn out, and such a reading can pass for a card."""
     height, width = shape[:2]
-    centre = card.mean(axis=0)
-    inner = card * 0.8 + centre * 0.2
-    return bool(np.all((inner[:, 0] >= 0) & (inner[:, 0] < width) & (inner[:, 1] >= 0) & (inner[:, 1] < height)))
+    return bool(np.all((card[:, 0] >= 0) & (card[:, 0] < width) & (card[:, 1] >= 0) & (card[:, 1] < height)))
 
 
 def near_any(point: np.ndarray, cards: list[np.ndarray], margin: float) -> bool:

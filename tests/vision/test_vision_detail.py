@@ -166,6 +166,18 @@ def test_a_cards_column_neighbours_are_where_the_next_cards_of_its_column_lie():
         assert np.abs(above - below).max() > width / CARD_ASPECT
 
 
+def test_a_neighbour_place_is_in_the_frame_only_when_all_of_it_is():
+    from vision.placements import in_frame
+
+    card = np.array([[1400.0, 250.0], [1400.0, 455.0], [1532.0, 455.0], [1532.0, 250.0]])
+    assert in_frame(card, (1232, 1640, 3))
+    # A card depth and a bit further right its far side lies 5 px past the frame's edge: the reading would take the
+    # edge's pixels drawn out for the card's, and on the training scenes such a place read as a red card.
+    assert not in_frame(card + [113, 0], (1232, 1640, 3))
+    assert not in_frame(card - [1401, 0], (1232, 1640, 3))
+    assert not in_frame(card + [0, 800], (1232, 1640, 3))
+
+
 def test_an_outline_with_a_corner_cut_off_is_completed_from_the_other_three():
     import cv2
 
