@@ -397,13 +397,10 @@ class Recogniser:
     def _regularised(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray, best):
         """The reading `best` of an outline that is no near-rectangle, or a better one of as many cards from the
         outline with one corner put back where the other three say (a shadow or dark art moved that corner, yet
-        the cards still read, a little off), if that completion, snapped to the edges, is a near-rectangle."""
-        from .detect import refine_at_full_resolution
-
-        short_side = min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+        the cards still read, a little off), if that completion is a near-rectangle. The completion is read as it
+        is: snapped onto the edges nearby, it read worse on the training scenes (dark art gives the edges there)."""
         count = len(best[1])
         for variant in completed_variants(gray, quad):
-            variant = refine_at_full_resolution(gray, variant, SNAP_REACH * short_side)
             splits = [(error, axis) for error, axis, cards in split_hypotheses(variant) if cards == count]
             if not splits or not regular_outline(variant):
                 continue
@@ -413,7 +410,7 @@ class Recogniser:
                         key=lambda laid: sum(np.linalg.norm(card[0] - read[0]) for card, read in zip(laid, best[1])))
             reading = self._column_reading(image, cards, error)
             if reading[0] > best[0]:
-                best = reading
+                return reading  # the completions come best-edged first: on the training scenes no later one did better
         return best
 
     def _reshaped(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
