@@ -10,7 +10,7 @@ import numpy as np
 from .cards import CARD_ASPECT
 from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, column_cards, column_of_width,
                          column_neighbours, completed_variants, in_frame, mean_sides, near_any, partial_column,
-                         quad_area, quad_corners, regular_outline, side_sized_cards, split_hypotheses)
+                         quad_area, quad_corners, side_sized_cards, split_hypotheses)
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -189,8 +189,6 @@ class Recogniser:
                     best = max(readings, key=lambda r: r[0])
                     if not _doubtful(best):
                         break
-            if not _doubtful(best) and not regular_outline(quad):
-                best = self._regularised(image, full_gray(), quad, best)
             score, corners, probabilities = best
             if score >= ACCEPT_COLUMN:
                 chosen = list(zip(corners, probabilities))
@@ -304,17 +302,13 @@ class Recogniser:
         readings = []
         for error, axis, count in split_hypotheses(quad)[:hypotheses]:
             for flip in (False, True):
-                reading = self._column_reading(image, column_cards(quad, axis, count, flip), error)
-                readings.append(reading)
-                if reading[0] > EARLY_ACCEPT:
+                corners = column_cards(quad, axis, count, flip)
+                per_card = self._read(image, corners)
+                score = float(np.mean([p["card"][0] for p in per_card])) - 0.5 * error
+                readings.append((score, corners, per_card))
+                if score > EARLY_ACCEPT:
                     return readings
         return readings
-
-    def _column_reading(self, image: np.ndarray, cards: list[np.ndarray], shape_error: float):
-        """(score, card corners, per-card probabilities) of a column laid as `cards`, from an outline `shape_error`
-        (relative) away from their shape: how surely its cards read as cards, less half that error."""
-        per_card = self._read(image, cards)
-        return float(np.mean([p["card"][0] for p in per_card])) - 0.5 * shape_error, cards, per_card
 
     def _read(self, image: np.ndarray, cards: list[np.ndarray]) -> list[dict]:
         """Per card (corners): the model's probabilities per head, and its feature vector under FEATURES. A place
@@ -393,25 +387,6 @@ class Recogniser:
         score, corners, probabilities = max(self._readings(image, variant, hypotheses=1), key=lambda r: r[0],
                                             default=(0.0, [], []))
         return list(zip(corners, probabilities)) if score >= ACCEPT_COLUMN else None
-
-    def _regularised(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray, best):
-        """The reading `best` of an outline that is no near-rectangle, or a better one of as many cards from the
-        outline with one corner put back where the other three say (a shadow or dark art moved that corner, yet
-        the cards still read, a little off), if that completion is a near-rectangle. The completion is read as it
-        is: snapped onto the edges nearby, it read worse on the training scenes (dark art gives the edges there)."""
-        count = len(best[1])
-        for variant in completed_variants(gray, quad):
-            splits = [(error, axis) for error, axis, cards in split_hypotheses(variant) if cards == count]
-            if not splits or not regular_outline(variant):
-                continue
-            error, axis = min(splits)
-            # Only the cards facing the way the outline's reading put them: the other way round is a reading more.
-            cards = min((column_cards(variant, axis, count, flip) for flip in (False, True)),
-                        key=lambda laid: sum(np.linalg.norm(card[0] - read[0]) for card, read in zip(laid, best[1])))
-            reading = self._column_reading(image, cards, error)
-            if reading[0] > best[0]:
-                return reading  # the completions come best-edged first: on the training scenes no later one did better
-        return best
 
     def _reshaped(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
         """A card whose corners no camera could give one card (one corner pulled off by a neighbour, a shadow or

@@ -16,9 +16,6 @@ WHOLE_CARDS = 0.08  # a quad within this (relative) of a whole number of cards i
 ASPECT_TOLERANCE = 0.28  # how far (relative) a quad's shape may be from 1, 2 or 3 cards, for tilt and corner error
 MAX_CORNER_SKEW = 16.0  # degrees a card's corner may be off a right angle (tilt and jitter make up to 11)
 MAX_OPPOSITE_RATIO = 1.12  # longest over shortest of a card's opposite sides (tilt makes up to 1.06)
-# Tighter bounds for an outline whose cards already read well: beyond them, its corners are worth putting back.
-REGULAR_SKEW = 10.0
-REGULAR_RATIO = 1.08
 SIDE_AS_WIDTH = (0.75, 1.2)  # an outline side this many times the frame's card width may be a card's width
 MIN_ASPECT = 0.78  # a card's width over depth, relative to the printed card (tilt makes 0.87-1.22)
 MOVED_CORNER = 0.08  # a corner this far (in short sides) from its parallelogram completion may be cut or pulled
@@ -239,38 +236,22 @@ def side_sized_cards(corner: Corner, size: tuple[float, float] | None,
     return cards
 
 
-def _squareness(quad: np.ndarray) -> tuple[float, float, np.ndarray] | None:
-    """How far the quad is from a rectangle: the largest |cosine| of its corner angles, the largest ratio of
-    opposite sides, and its side lengths (side i ends at corner i); None if a side is degenerate."""
-    sides = quad - np.roll(quad, 1, axis=0)
-    lengths = np.linalg.norm(sides, axis=1)
-    if lengths.min() < 1e-6:
-        return None
-    following = np.roll(sides, -1, axis=0)
-    cosines = -(sides * following).sum(axis=1) / (lengths * np.roll(lengths, -1))
-    ratio = max(lengths[0] / lengths[2], lengths[2] / lengths[0], lengths[1] / lengths[3], lengths[3] / lengths[1])
-    return float(np.abs(cosines).max()), float(ratio), lengths
-
-
 def card_shaped(card: np.ndarray) -> bool:
     """Whether four corners can be one card seen by a camera tilted up to about 25 degrees: corners near right
     angles, opposite sides nearly equal, sides in about the card's proportions."""
-    squareness = _squareness(card)
-    if squareness is None:
+    sides = card - np.roll(card, 1, axis=0)  # side i ends at corner i
+    lengths = np.linalg.norm(sides, axis=1)
+    if lengths.min() < 1e-6:
         return False
-    cosine, ratio, lengths = squareness
-    if cosine > np.sin(np.radians(MAX_CORNER_SKEW)) or ratio > MAX_OPPOSITE_RATIO:
+    following = np.roll(sides, -1, axis=0)
+    cosines = -(sides * following).sum(axis=1) / (lengths * np.roll(lengths, -1))
+    if np.abs(cosines).max() > np.sin(np.radians(MAX_CORNER_SKEW)):
+        return False
+    if max(lengths[0] / lengths[2], lengths[2] / lengths[0], lengths[1] / lengths[3], lengths[3] / lengths[1]) > \
+            MAX_OPPOSITE_RATIO:
         return False
     aspect = (lengths[1] + lengths[3]) / (lengths[0] + lengths[2]) / CARD_ASPECT
     return MIN_ASPECT < aspect < 1 / MIN_ASPECT
-
-
-def regular_outline(quad: np.ndarray) -> bool:
-    """Whether the quad is as near a rectangle as most card and column outlines are (REGULAR_SKEW,
-    REGULAR_RATIO): one that is not may have a corner cut off or pulled out even when its cards read well."""
-    squareness = _squareness(quad)
-    return squareness is not None and squareness[0] <= np.sin(np.radians(REGULAR_SKEW)) and \
-        squareness[1] <= REGULAR_RATIO
 
 
 def column_neighbours(card: np.ndarray) -> list[np.ndarray]:

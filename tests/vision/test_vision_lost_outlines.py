@@ -1,9 +1,8 @@
 """Cards whose column left no whole outline (issue 3: 'abutting cards in columns', 'any table surface', 'hands
 moving over them'): a column cut short by an arm is read from its free end, a card outlined on its own has the rest
 of its column looked for beside it (also when it was found a little misshapen, or with part of its column), an
-outline broken at a corner is still taken for a quad, one with a corner pulled out has it put back, the free
-corners of columns that an arm joins into one region on checked cloth are offered as card corners, and bare table
-beside a card costs no reading."""
+outline broken at a corner is still taken for a quad, the free corners of columns that an arm joins into one
+region on checked cloth are offered as card corners, and bare table beside a card costs no reading."""
 import dataclasses
 
 import numpy as np
@@ -379,51 +378,6 @@ def test_a_card_sized_from_an_outlines_side_must_read_more_surely_than_other_lon
 
     monkeypatch.setattr(recogniser, "_read", read_no_surer)
     assert not recogniser.scan(scene.frame).cards
-
-
-def _pulled_out(outline: np.ndarray, corner: int, by: float) -> np.ndarray:
-    """The outline with one corner moved `by` pixels straight out of its long side (a shadow welded onto the
-    column's end)."""
-    pulled = outline.copy()
-    side = outline[(corner + 1) % 4] - outline[corner] if corner % 2 == 0 else outline[corner] - outline[corner - 1]
-    normal = np.array([side[1], -side[0]]) / np.linalg.norm(side)
-    if normal @ (outline[corner] - outline.mean(axis=0)) < 0:
-        normal = -normal
-    pulled[corner] += by * normal
-    return pulled
-
-
-def test_an_outline_with_a_corner_pulled_out_is_no_regular_outline_but_a_tilted_one_is():
-    from vision.placements import regular_outline
-
-    column = _column_outline(3.0)
-    assert regular_outline(column)
-    assert not regular_outline(_pulled_out(column, 0, 0.25 * DEPTH))
-    # Seen through a camera tilted about 20 degrees, the far end is about 6% narrower: still regular.
-    tilted = column.copy()
-    tilted[[0, 1]] += [[0.03 * WIDTH, 0], [-0.03 * WIDTH, 0]]
-    assert regular_outline(tilted)
-
-
-@pytest.mark.parametrize("corner", [0, 3])
-def test_a_column_read_from_an_outline_with_a_corner_pulled_out_is_placed_where_it_lies(recogniser, needs_scans,
-                                                                                        monkeypatch, corner):
-    from vision.bench import match
-
-    scene = _scene_with_a_column(3)
-    column = [t for t in scene.cards if t.seat == 0]
-    legs, head = column[0].corners, column[2].corners
-    outline = np.array([head[0], head[1], legs[2], legs[3]], np.float64)
-    # A quarter of a card depth out at one corner: the column still reads as three cards, each laid a little
-    # askew, the far one 35 px off, enough to misread parts or ability.
-    depth = np.linalg.norm(head[3] - head[0])
-    _only_these_outlines(monkeypatch, [_pulled_out(outline, corner, 0.25 * depth)])
-    pairs = [(card, truth) for card, truth in match(recogniser.scan(scene.frame).cards, scene.cards)
-             if truth is not None and truth.seat == 0]
-    assert len(pairs) == 3
-    for card, truth in pairs:
-        assert np.abs(np.asarray(card.corners) - truth.corners).max() < 10
-        assert (card.legion, tuple(card.parts), card.ability) == (truth.legion, tuple(truth.parts), truth.ability)
 
 
 def test_a_column_outlined_two_cards_deep_brings_its_third_card(recogniser, needs_scans, monkeypatch):
