@@ -13,7 +13,7 @@ import numpy as np
 from .cards import CARD_ASPECT
 from .frames import border_values
 from .pattern import card_mask, find_pattern, without_pattern
-from .placements import Corner
+from .placements import Corner, inside_any
 
 WORK_LONG_SIDE = 640  # detection runs on a copy about this wide
 MIN_CARD_FRACTION = 0.045
@@ -436,8 +436,7 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
             continue
         kept.append((area, quad))
     for area, quad in sorted(weak, key=lambda item: -item[0]):
-        centre = tuple(float(v) for v in quad.mean(axis=0))
-        if not any(cv2.pointPolygonTest(other.astype(np.float32), centre, False) >= 0 for _, other in kept):
+        if not inside_any(quad.mean(axis=0), [other for _, other in kept]):
             kept.append((area, quad))
     quads = [_order_quad(q) / scale for _, q in kept]
     if scale < 0.9:

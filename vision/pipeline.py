@@ -9,8 +9,8 @@ import numpy as np
 
 from .cards import CARD_ASPECT
 from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, column_cards, column_of_width,
-                         column_neighbours, completed_variants, in_frame, mean_sides, near_any, partial_column,
-                         quad_area, quad_corners, side_sized_cards, split_hypotheses)
+                         column_neighbours, completed_variants, in_frame, inside_any, mean_sides, near_any,
+                         partial_column, quad_area, quad_corners, shortest_side, side_sized_cards, split_hypotheses)
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -164,7 +164,7 @@ class Recogniser:
 
         outlines = find_outlines(image, full_gray())
         for quad in outlines.quads[:MAX_QUADS]:
-            if self._inside(quad.mean(axis=0), taken):
+            if inside_any(quad.mean(axis=0), taken):
                 continue
             readings = self._readings(image, quad)
             if not readings:
@@ -178,7 +178,7 @@ class Recogniser:
             if _doubtful(best):
                 # The outline may be off by a fraction of a card (a shadow or a neighbour welded to it): snap its
                 # sides onto the strongest edges nearby and read it again.
-                short_side = min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+                short_side = shortest_side(quad)
                 snapped = refine_at_full_resolution(full_gray(), quad, SNAP_REACH * short_side)
                 if np.abs(snapped - quad).max() > 1.0:
                     readings += self._readings(image, snapped)
@@ -202,7 +202,7 @@ class Recogniser:
                     unexplained.append(quad)
                 chosen.sort(key=lambda item: -item[1]["card"][0])
             for points, card_probabilities in chosen:
-                if self._inside(points.mean(axis=0), taken):
+                if inside_any(points.mean(axis=0), taken):
                     continue
                 points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
                 if accept(points, card_probabilities):
@@ -215,14 +215,14 @@ class Recogniser:
         # outline is as wide as a card here: most such outlines are fragments of art).
         for quad in low:
             size = card_size_near(quad.mean(axis=0), taken)
-            if size is None or self._inside(quad.mean(axis=0), taken):
+            if size is None or inside_any(quad.mean(axis=0), taken):
                 continue
             # An outline with one corner pulled off (grain or a neighbour welded on) reads as nothing; with that
             # corner put back where the other three say, it may be a column of the nearby cards' width.
             completed = self._completed_column(image, full_gray(), quad, size)
             if completed is not None:
                 for points, card_probabilities in completed:
-                    if not self._inside(points.mean(axis=0), taken):
+                    if not inside_any(points.mean(axis=0), taken):
                         points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
                         if accept(points, card_probabilities):
                             partial.append(taken[-1])
@@ -252,7 +252,7 @@ class Recogniser:
                         (size is not None and near_any(corner.point, taken, NEAR_TAKEN * size[1])):
                     continue  # out of tries, or a corner of a card already found (or of its column)
                 cards = side_sized_cards(corner, size, widths) if by_side else cards_at_corner(corner, size)
-                if not cards or self._inside(cards[0].mean(axis=0), taken):
+                if not cards or inside_any(cards[0].mean(axis=0), taken):
                     continue
                 tries[kind] += 1
                 cards = [card for card in cards if not _featureless(image, card)]  # bare table: not worth a reading
@@ -275,7 +275,7 @@ class Recogniser:
             for neighbour in column_neighbours(points):
                 if grown >= MAX_NEIGHBOUR_TRIES or not in_frame(neighbour, image.shape):
                     continue
-                if self._inside(neighbour.mean(axis=0), taken):
+                if inside_any(neighbour.mean(axis=0), taken):
                     continue  # a card found already (the rest of a column read whole): no try used up
                 if _featureless(image, neighbour):
                     continue  # bare table: not worth a reading
@@ -364,7 +364,7 @@ class Recogniser:
                     bar: float = LONE_CARD) -> list:
         """The candidate cards that on their own look unmistakably like cards (at least `bar`), with their
         probabilities."""
-        candidates = [c for c in candidates if not self._inside(c.mean(axis=0), taken)]
+        candidates = [c for c in candidates if not inside_any(c.mean(axis=0), taken)]
         if not candidates:
             return []
         found = list(zip(candidates, self._read(image, candidates)))
@@ -382,7 +382,7 @@ class Recogniser:
         variant = next((v for v in completed_variants(gray, quad) if column_of_width(v, size[0])), None)
         if variant is None:
             return None
-        short_side = min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+        short_side = shortest_side(quad)
         variant = refine_at_full_resolution(gray, variant, SNAP_REACH * short_side)
         score, corners, probabilities = max(self._readings(image, variant, hypotheses=1), key=lambda r: r[0],
                                             default=(0.0, [], []))
@@ -394,7 +394,7 @@ class Recogniser:
         the best-reading such card when it reads about as surely as a card, otherwise the card as it was."""
         from .detect import refine_at_full_resolution
 
-        depth = min(np.linalg.norm(points - np.roll(points, -1, axis=0), axis=1))
+        depth = shortest_side(points)
         candidates = []
         for variant in completed_variants(gray, points)[:RESHAPE_TRIES]:
             variant = refine_at_full_resolution(gray, variant, SNAP_REACH * depth)
@@ -424,13 +424,6 @@ class Recogniser:
         if snapped_probabilities["card"][0] > probabilities["card"][0]:
             return snapped, snapped_probabilities
         return points, probabilities
-
-    @staticmethod
-    def _inside(point: np.ndarray, cards: list[np.ndarray]) -> bool:
-        import cv2
-
-        point = tuple(float(v) for v in point)
-        return any(cv2.pointPolygonTest(other.astype(np.float32), point, False) >= 0 for other in cards)
 
     def _card(self, points: np.ndarray, probabilities: dict, factor: float) -> SeenCard | None:
         from .model import HEADS, best_parts

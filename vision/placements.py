@@ -54,6 +54,11 @@ def split_hypotheses(quad: np.ndarray):
     return hypotheses
 
 
+def shortest_side(quad: np.ndarray) -> float:
+    """The length of the quad's shortest side in pixels (for a card or column, about its depth or width)."""
+    return min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+
+
 def quad_area(quad: np.ndarray) -> float:
     """The area of a quad (or any polygon) in square pixels."""
     import cv2
@@ -128,7 +133,7 @@ def completed_variants(gray: np.ndarray, quad: np.ndarray) -> list[np.ndarray]:
     parallelogram), for each corner that lies far from there: an outline whose corner was cut off (art as dark as
     the table) or pulled out (a neighbour or shadow welded on). One wrong corner moves every corner's completion
     as much, so the variants are ranked by how well all their sides lie on edges."""
-    short_side = min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+    short_side = shortest_side(quad)
     variants = []
     for i in range(4):
         completed = quad[i - 1] + quad[(i + 1) % 4] - quad[(i + 2) % 4]
@@ -267,6 +272,14 @@ def in_frame(card: np.ndarray, shape) -> bool:
     drawn out, and such a reading can pass for a card."""
     height, width = shape[:2]
     return bool(np.all((card[:, 0] >= 0) & (card[:, 0] < width) & (card[:, 1] >= 0) & (card[:, 1] < height)))
+
+
+def inside_any(point: np.ndarray, quads) -> bool:
+    """Whether the point lies inside (or on the edge of) one of the quads."""
+    import cv2
+
+    point = (float(point[0]), float(point[1]))
+    return any(cv2.pointPolygonTest(quad.astype(np.float32), point, False) >= 0 for quad in quads)
 
 
 def near_any(point: np.ndarray, cards: list[np.ndarray], margin: float) -> bool:
