@@ -3,6 +3,7 @@ ability read for cards the recogniser was not trained on): detection on a finely
 laid from either end of a partly hidden column, and the nearest-neighbour table's fit, vote and file round trip."""
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from vision.cards import CARD_ASPECT
 
@@ -192,3 +193,16 @@ def test_an_outline_with_a_corner_cut_off_is_completed_from_the_other_three():
         variants = completed_variants(gray, cut)
         # The first one tried is the card: every side of it lies on the card's outline.
         assert np.abs(variants[0] - card).max() < 2.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 60), st.integers(1, 60), st.integers(0, 255), st.integers(0, 255),
+       st.floats(0, 100), st.integers(0, 2**32 - 1))
+def test_the_stretch_percentile_from_a_histogram_is_numpys_to_the_last_bit(rows, columns, low, high, percent, seed):
+    """The dim-frame stretch reads its 99th percentile from a byte histogram (for time); it must be the very number
+    np.percentile gives, or the detector's edges would change."""
+    from vision.detect import _percentile_of_bytes
+
+    low, high = sorted((low, high))
+    values = np.random.default_rng(seed).integers(low, high + 1, (rows, columns, 3)).astype(np.uint8)[::2, ::3]
+    assert _percentile_of_bytes(values, percent) == float(np.percentile(values, percent))
