@@ -103,8 +103,8 @@ def _refine_quad(hull: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 def _edge_support(edges: np.ndarray, quad: np.ndarray, samples_per_side: int = 24) -> float:
     """Fraction of points along the quad's sides (away from the rounded corners) that lie on an edge."""
-    t = np.linspace(0.12, 0.88, samples_per_side)[:, None]
-    points = np.concatenate([quad[i] + (quad[(i + 1) % 4] - quad[i]) * t for i in range(4)])
+    t = np.linspace(0.12, 0.88, samples_per_side)[None, :, None]
+    points = (quad[:, None, :] + (quad[[1, 2, 3, 0]] - quad)[:, None, :] * t).reshape(-1, 2)
     xs = points[:, 0].round().astype(int).clip(0, edges.shape[1] - 1)
     ys = points[:, 1].round().astype(int).clip(0, edges.shape[0] - 1)
     return float(np.count_nonzero(edges[ys, xs]) / len(points))
@@ -193,12 +193,15 @@ def _right_angled_corners(contour, min_side: float) -> list[Corner]:
     if len(polygon) < 4:
         return []
     turning = np.sign(cv2.contourArea(polygon.astype(np.float32), oriented=True))
+    # Side lengths as one array: most vertices are the art's or the table's and fail on length alone.
+    steps = np.roll(polygon, -1, axis=0) - polygon  # from each vertex to the next
+    lengths = np.sqrt((steps * steps).sum(axis=1)).tolist()
     corners = []
     for i, point in enumerate(polygon):
-        back, ahead = polygon[i - 1] - point, polygon[(i + 1) % len(polygon)] - point
-        back_length, ahead_length = float(np.linalg.norm(back)), float(np.linalg.norm(ahead))
+        back_length, ahead_length = lengths[i - 1], lengths[i]
         if min(back_length, ahead_length) < min_side:
             continue
+        back, ahead = polygon[i - 1] - point, polygon[(i + 1) % len(polygon)] - point
         if abs(float(back @ ahead)) > MAX_CORNER_COSINE * back_length * ahead_length:
             continue
         if np.sign(back[0] * ahead[1] - back[1] * ahead[0]) != -turning:
