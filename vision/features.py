@@ -16,7 +16,7 @@ HIGHLIGHT_SIZE = (58, 62)  # badge warped at 0.4 px per scan pixel for the part 
 # The badge is found again inside each card by matching its mean white figure: scans are cut up to 25 scan pixels
 # differently and detected corners put it 10-35 pixels off, while a part's highlight is only about 30 across.
 ALIGN_SCALE = 0.25  # template pixels per scan pixel
-ALIGN_REACH = 40  # scan pixels the badge is looked for around where the corners put it
+ALIGN_REACH = 60  # scan pixels the badge is looked for around where the corners put it (the model is trained at it)
 ALIGN_MIN_MATCH = 0.3  # a weaker best match (glare, a hand, not a card) leaves the card as it is
 BADGE_TEMPLATE_SIZE = (int((BADGE_BOX[2] - BADGE_BOX[0]) * ALIGN_SCALE),  # width, height
                        int((BADGE_BOX[3] - BADGE_BOX[1]) * ALIGN_SCALE))
@@ -95,10 +95,11 @@ def _parabola_peak(values: np.ndarray, index: int) -> float:
     return float(index)
 
 
-def badge_offset(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray | None = None) -> np.ndarray:
-    """How far, in scan pixels, the badge's white figure lies from where the card's corners put it; (0, 0) when
-    nothing there looks clearly like it."""
-    return _badge_match(frame, to_image, template)[1]
+def badge_offset(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray | None = None,
+                 reach: int | None = None) -> np.ndarray:
+    """How far, in scan pixels, the badge's white figure lies from where the card's corners put it (looked for
+    within `reach` scan pixels, ALIGN_REACH unless given); (0, 0) when nothing there looks clearly like it."""
+    return _badge_match(frame, to_image, template, reach)[1]
 
 
 def badge_fit(frame: np.ndarray, corners: np.ndarray) -> tuple[float, np.ndarray]:
@@ -107,18 +108,20 @@ def badge_fit(frame: np.ndarray, corners: np.ndarray) -> tuple[float, np.ndarray
     return _badge_match(frame, _card_to_image(np.asarray(corners, np.float64)))
 
 
-def _badge_match(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray | None = None):
+def _badge_match(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray | None = None,
+                 reach: int | None = None):
     """The best correlation of the badge's white figure near where the card's map puts it (NaN for a flat
     region), and its offset as `badge_offset`."""
     import cv2
 
     template = BADGE_TEMPLATE if template is None else template
+    reach = ALIGN_REACH if reach is None else reach
     if template is None:
         return 1.0, np.zeros(2)
     x0, y0, x1, y1 = BADGE_BOX
     height, width = template.shape
     scale_x, scale_y = width / (x1 - x0), height / (y1 - y0)
-    reach_x, reach_y = round(ALIGN_REACH * scale_x), round(ALIGN_REACH * scale_y)
+    reach_x, reach_y = round(reach * scale_x), round(reach * scale_y)
     box = (x0 - reach_x / scale_x, y0 - reach_y / scale_y, x1 + reach_x / scale_x, y1 + reach_y / scale_y)
     region = _channel_min(_warp(frame, to_image, box, (width + 2 * reach_x, height + 2 * reach_y)))
     response = cv2.matchTemplate(region.astype(np.float32), template, cv2.TM_CCOEFF_NORMED)

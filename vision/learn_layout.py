@@ -21,6 +21,9 @@ from .model import PARAMS_DIR
 
 SILHOUETTE_FILE = PARAMS_DIR / "silhouette.json"
 ALIGN_ROUNDS = 3
+# The scans are cut up to 25 scan pixels differently: their badges are looked for this far, whatever reach the
+# features use on the table (where detected corners can be further off).
+SCAN_ALIGN_REACH = 40
 
 
 def badge_whiteness(image: np.ndarray) -> np.ndarray:
@@ -50,7 +53,7 @@ def aligned_badges(scans: list[np.ndarray]) -> tuple[np.ndarray, list[np.ndarray
             figure = _channel_min(badge.astype(np.float32))
             figures.append((figure - figure.mean()) / (figure.std() + 1e-3))
         template = np.mean(figures, axis=0).astype(np.float32)
-        offsets = [badge_offset(scan, scan_map, template) for scan in smooth]
+        offsets = [badge_offset(scan, scan_map, template, SCAN_ALIGN_REACH) for scan in smooth]
         drift = np.mean(offsets, axis=0)  # keeps the figure in the middle of the box
         offsets = [offset - drift for offset in offsets]
     badges = [_warp(scan, _shifted(scan_map, offset), BADGE_BOX, (x1 - x0, y1 - y0))

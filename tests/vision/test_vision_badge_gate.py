@@ -31,7 +31,7 @@ def test_places_without_a_badge_read_as_no_card_and_only_cards_are_read_in_full(
     scene = _standin_scene()
     card = scene.cards[0].corners
     upside_down = np.roll(card, 2, axis=0)  # its badge corner is the card's plain bottom-left
-    bare_table = card + np.array([0.0, 1.5 * (card[3, 1] - card[0, 1]) + 400])
+    bare_table = card + np.array([-500.0, -450.0])  # plain wood inside the frame, well away from the three cards
     calls = _counting_features(monkeypatch)
 
     readings = recogniser._read(scene.frame, [card, upside_down, bare_table])
