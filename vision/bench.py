@@ -24,6 +24,7 @@ class Tally:
     parts: int = 0
     ability: int = 0
     all_facts: int = 0
+    confident_wrong: int = 0  # visible cards found, read wrong, with confidence >= CONFIDENT
     occluded: int = 0
     occluded_confident_wrong: int = 0
     times: list[float] = field(default_factory=list)
@@ -68,6 +69,7 @@ def score(tally: Tally, cards, truths: list[CardTruth]) -> None:
         tally.parts += facts_right[1]
         tally.ability += facts_right[2]
         tally.all_facts += all(facts_right)
+        tally.confident_wrong += card.confidence >= CONFIDENT and not all(facts_right)
 
 
 def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = True, width_range=(140.0, 330.0),
@@ -106,6 +108,8 @@ def report(tally: Tally, label: str) -> str:
         f"  parts accuracy       {pct(tally.parts, tally.found)}",
         f"  ability accuracy     {pct(tally.ability, tally.found)}",
         f"  all three right      {pct(tally.all_facts, tally.found)}",
+        f"  read wrong, surely   {tally.confident_wrong} of the {tally.found - tally.all_facts} read wrong "
+        f"(confidence >= {CONFIDENT})",
         f"  hand-covered cards   {tally.occluded} (confidently wrong: {tally.occluded_confident_wrong})",
         f"  time per frame       median {statistics.median(tally.times):.1f} ms, "
         f"90th percentile {np.percentile(tally.times, 90):.1f} ms (one thread)" if tally.times else "  no frames",

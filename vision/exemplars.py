@@ -55,6 +55,13 @@ class ExemplarHead:
         nearest = np.argpartition(-similarity, neighbours - 1, axis=1)[:, :neighbours]
         return np.stack([np.bincount(row, minlength=classes)[:classes] for row in self.labels[nearest]]) / neighbours
 
+    def familiarity(self, features: np.ndarray) -> np.ndarray:
+        """Per row: the cosine similarity of its nearest prototype, whatever its label (1 when there are none).
+        A print like no training crop of any class (the icon under a finger) scores low."""
+        if len(self.exemplars) == 0:
+            return np.ones(len(features))
+        return (self.embed(features) @ self.exemplars.T).max(axis=1)
+
 
 @dataclass
 class Exemplars:
@@ -64,6 +71,12 @@ class Exemplars:
         """Per head (with its number of classes): rows x classes vote shares."""
         features = np.atleast_2d(features).astype(np.float32)
         return {name: head.vote(features, classes[name]) for name, head in self.heads.items()}
+
+    def familiarity(self, features: np.ndarray, name: str) -> np.ndarray:
+        """Per row: how like its nearest prototype of the named head the row's print is (1 without that head)."""
+        features = np.atleast_2d(features).astype(np.float32)
+        head = self.heads.get(name)
+        return head.familiarity(features) if head is not None else np.ones(len(features))
 
     def save(self, path: Path) -> None:
         arrays = {}

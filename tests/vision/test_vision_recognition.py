@@ -83,3 +83,19 @@ def test_a_column_whose_corner_is_as_dark_as_the_table_is_found_whole(recogniser
     tally = _recall_and_legion(recogniser, dataclasses.replace(scene, frame=frame))
     assert tally.visible == 3
     assert tally.found == 3 and tally.true_reports == tally.reported
+
+
+def test_the_bench_counts_visible_cards_read_wrong_with_confidence_apart():
+    from vision.synthetic import CardTruth
+    from vision.table_state import SeenCard
+
+    square = np.array([[0.0, 0.0], [200.0, 0.0], [200.0, 130.0], [0.0, 130.0]])
+    truths = [CardTruth(1, "red", ("legs",), None, square + [400.0 * i, 0.0]) for i in range(3)]
+    readings = [("red", 0.9), ("blue", 0.9), ("blue", 0.4)]  # right and sure; wrong and sure; wrong, unsure
+    cards = [SeenCard(legion=legion, parts=("legs",), ability=None, confidence=confidence,
+                      corners=tuple(map(tuple, truth.corners)))
+             for (legion, confidence), truth in zip(readings, truths)]
+    tally = bench.Tally()
+    bench.score(tally, cards, truths)
+    assert (tally.found, tally.all_facts, tally.confident_wrong) == (3, 1, 1)
+    assert "read wrong, surely   1 of the 2 read wrong" in bench.report(tally, "test")
