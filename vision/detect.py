@@ -34,6 +34,7 @@ _SNAP_AT = np.linspace(0.15, 0.85, SNAP_SAMPLES)  # where along each side, as a 
 BROKEN_OUTLINE_LOSS = 0.05
 BROKEN_OUTLINE_MIN_AREA = 3.0
 SMOOTH_FRACTION = 0.3  # the smallest card width we look for, as a fraction of the frame's long side
+DUPLICATE_REACH = 0.15  # quads whose corners all lie this close (in short sides) are one outline found twice
 
 
 class Outlines(NamedTuple):
@@ -448,13 +449,15 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
         corners += _large_outline_corners(contour, limits)
 
     # Largest first; drop near-duplicates (inner and outer edge of the same outline). Quads nested in a larger
-    # one stay: the pipeline uses them when the larger quad turns out not to be a card or column.
+    # one stay, and so do quads of about the same size whose corners lie elsewhere (a card beside the same card
+    # with one corner pulled out by grain): the pipeline uses them when the larger quad turns out not to be a card
+    # or column.
     candidates.sort(key=lambda item: -item[0])
     kept: list[tuple[float, np.ndarray]] = []
     for area, quad in candidates:
         centre = tuple(float(v) for v in quad.mean(axis=0))
         if any(area > 0.8 * other_area and cv2.pointPolygonTest(other.astype(np.float32), centre, False) >= 0
-               for other_area, other in kept):
+               and _same_outline(quad, other) for other_area, other in kept):
             continue
         kept.append((area, quad))
     for area, quad in sorted(weak, key=lambda item: -item[0]):
@@ -467,6 +470,14 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
         reach = 1.5 / scale
         quads = [refine_at_full_resolution(full_gray, q, reach) for q in quads]
     return Outlines(quads, _distinct_corners(corners, min_width / CARD_ASPECT, scale))
+
+
+def _same_outline(quad: np.ndarray, other: np.ndarray) -> bool:
+    """Whether every corner of the quad lies within DUPLICATE_REACH of its shortest side from a corner of the
+    other (the inner and outer edge of one outline, or one outline found twice)."""
+    distances = np.linalg.norm(quad[:, None, :] - other[None, :, :], axis=2).min(axis=1)
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    return bool(distances.max() <= DUPLICATE_REACH * sides.min())
 
 
 def _large_outline_corners(contour, limits) -> list[Corner]:

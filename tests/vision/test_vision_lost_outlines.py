@@ -388,3 +388,28 @@ def test_a_column_outlined_two_cards_deep_brings_its_third_card(recogniser, need
     # Glare took the head card's outline: the legs and torso were outlined together, and read whole as a column.
     _only_these_outlines(monkeypatch, [np.array([torso[0], torso[1], legs[2], legs[3]]), lone[0].corners])
     assert _found(recogniser, scene, column + lone)
+
+
+@pytest.mark.parametrize("card_id", [3, 12, 20])
+def test_a_lone_card_is_not_hidden_by_a_misshapen_outline_of_itself(recogniser, needs_scans, card_id):
+    """On wood, the grain can pull one corner of a pale card's outline out by a third of its width; that quad is
+    as large as the card's true outline, which used to be dropped as its duplicate, so the card went unread."""
+    from vision.bench import match
+
+    generator = SceneGenerator(5, card_ids=[card_id], use_scans=True)
+    scene = generator.render({0: [[card_id]]}, Conditions(card_width_px=260, table="wood", noise=2))
+    card = next(c for c in all_cards() if c.id == card_id)
+
+    found = [seen for seen, truth in match(recogniser.scan(scene.frame).cards, scene.cards) if truth is not None]
+
+    assert [(seen.legion, seen.parts, seen.ability) for seen in found] == [(card.legion, card.parts, card.ability)]
+
+
+def test_quads_count_as_one_outline_only_when_every_corner_is_near_one_of_the_other():
+    from vision.detect import _same_outline
+
+    card = _column_outline(1.0)
+    assert _same_outline(card + 3.0, card)  # inner and outer edge of one outline
+    pulled = card.copy()
+    pulled[0] -= [0.3 * WIDTH, 0.0]  # one corner pulled a third of a card's width out
+    assert not _same_outline(pulled, card) and not _same_outline(card, pulled)
