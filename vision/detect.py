@@ -14,7 +14,7 @@ import numpy as np
 from .cards import CARD_ASPECT
 from .frames import border_values
 from .pattern import card_mask, find_pattern, without_pattern
-from .placements import Corner, inside_any
+from .placements import Corner, inside_any, shortest_side
 
 WORK_LONG_SIDE = 640  # detection runs on a copy about this wide
 MIN_CARD_FRACTION = 0.045
@@ -476,8 +476,7 @@ def _same_outline(quad: np.ndarray, other: np.ndarray) -> bool:
     """Whether every corner of the quad lies within DUPLICATE_REACH of its shortest side from a corner of the
     other (the inner and outer edge of one outline, or one outline found twice)."""
     distances = np.linalg.norm(quad[:, None, :] - other[None, :, :], axis=2).min(axis=1)
-    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
-    return bool(distances.max() <= DUPLICATE_REACH * sides.min())
+    return bool(distances.max() <= DUPLICATE_REACH * shortest_side(quad))
 
 
 def _large_outline_corners(contour, limits) -> list[Corner]:

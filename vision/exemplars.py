@@ -51,7 +51,7 @@ class ExemplarHead:
         neighbours = min(NEIGHBOURS, len(self.exemplars))
         if neighbours == 0:
             return np.zeros((len(features), classes))
-        similarity = self.embed(features) @ self.exemplars.T
+        similarity = self.similarity(features)
         nearest = np.argpartition(-similarity, neighbours - 1, axis=1)[:, :neighbours]
         return np.stack([np.bincount(row, minlength=classes)[:classes] for row in self.labels[nearest]]) / neighbours
 
@@ -60,7 +60,11 @@ class ExemplarHead:
         A print like no training crop of any class (the icon under a finger) scores low."""
         if len(self.exemplars) == 0:
             return np.ones(len(features))
-        return (self.embed(features) @ self.exemplars.T).max(axis=1)
+        return self.similarity(features).max(axis=1)
+
+    def similarity(self, features: np.ndarray) -> np.ndarray:
+        """Rows x prototypes: cosine similarity in the projected space."""
+        return self.embed(features) @ self.exemplars.T
 
 
 @dataclass

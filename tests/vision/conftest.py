@@ -37,3 +37,15 @@ def checked_cloth():
         return frame
 
     return make
+
+
+@pytest.fixture
+def lone_card_scene(needs_scans):
+    """A maker of scenes of one real card alone on wood, seat 0, 260 px wide: card id -> scene."""
+    from vision.synthetic import Conditions, SceneGenerator
+
+    def make(card_id):
+        generator = SceneGenerator(5, card_ids=[card_id], use_scans=True)
+        return generator.render({0: [[card_id]]}, Conditions(card_width_px=260, table="wood", noise=2))
+
+    return make

@@ -7,16 +7,10 @@ import pytest
 from vision.bench import CONFIDENT, match
 from vision.cards import CARD_HEIGHT, CARD_WIDTH, training_cards
 from vision.layout import ICON_BOX
-from vision.synthetic import Conditions, SceneGenerator
 
 # Training cards with an ability that, with a fingertip on the icon, used to be read as having none at 0.74-0.87.
 COVERED_ICON_CARDS = (9, 11, 61, 89, 90, 102)
 SKIN_BGR = (120, 150, 200)
-
-
-def _lone_card_scene(card_id: int):
-    generator = SceneGenerator(5, card_ids=[card_id], use_scans=True)
-    return generator.render({0: [[card_id]]}, Conditions(card_width_px=260, table="wood", noise=2))
 
 
 def _fingertip_on_icon(frame: np.ndarray, corners: np.ndarray, width_px: float) -> np.ndarray:
@@ -32,10 +26,10 @@ def _fingertip_on_icon(frame: np.ndarray, corners: np.ndarray, width_px: float) 
 
 
 @pytest.mark.parametrize("card_id", COVERED_ICON_CARDS)
-def test_a_card_is_read_surely_until_a_fingertip_covers_its_icon(recogniser, needs_scans, card_id):
+def test_a_card_is_read_surely_until_a_fingertip_covers_its_icon(recogniser, lone_card_scene, card_id):
     card = next(c for c in training_cards() if c.id == card_id)
     assert card.ability is not None
-    scene = _lone_card_scene(card_id)
+    scene = lone_card_scene(card_id)
     truth = scene.cards[0]
 
     [(seen, _)] = [pair for pair in match(recogniser.scan(scene.frame).cards, scene.cards) if pair[1] is not None]

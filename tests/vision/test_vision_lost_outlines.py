@@ -391,13 +391,12 @@ def test_a_column_outlined_two_cards_deep_brings_its_third_card(recogniser, need
 
 
 @pytest.mark.parametrize("card_id", [3, 12, 20])
-def test_a_lone_card_is_not_hidden_by_a_misshapen_outline_of_itself(recogniser, needs_scans, card_id):
+def test_a_lone_card_is_not_hidden_by_a_misshapen_outline_of_itself(recogniser, lone_card_scene, card_id):
     """On wood, the grain can pull one corner of a pale card's outline out by a third of its width; that quad is
     as large as the card's true outline, which used to be dropped as its duplicate, so the card went unread."""
     from vision.bench import match
 
-    generator = SceneGenerator(5, card_ids=[card_id], use_scans=True)
-    scene = generator.render({0: [[card_id]]}, Conditions(card_width_px=260, table="wood", noise=2))
+    scene = lone_card_scene(card_id)
     card = next(c for c in all_cards() if c.id == card_id)
 
     found = [seen for seen, truth in match(recogniser.scan(scene.frame).cards, scene.cards) if truth is not None]
