@@ -249,7 +249,11 @@ class Recogniser:
         widths = (MIN_CARD_FRACTION * long_side, MAX_CARD_FRACTION * long_side)
         for by_side in (False, True):
             tries = {"quad": 0, "outline": 0}
-            for kind, corner in corner_list:
+            # Sized by their own sides, the most nearly square corners first: a corner that grain or a neighbour
+            # pulled out is rarely a card's, and the tries are few.
+            ordered = sorted(corner_list, key=lambda item: abs(float(item[1].along[0] @ item[1].along[1]))) \
+                if by_side else corner_list
+            for kind, corner in ordered:
                 size = card_size_near(corner.point, taken)
                 if size is None and not by_side:
                     break

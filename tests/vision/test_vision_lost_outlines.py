@@ -412,3 +412,19 @@ def test_quads_count_as_one_outline_only_when_every_corner_is_near_one_of_the_ot
     pulled = card.copy()
     pulled[0] -= [0.3 * WIDTH, 0.0]  # one corner pulled a third of a card's width out
     assert not _same_outline(pulled, card) and not _same_outline(card, pulled)
+
+
+def test_a_lone_card_is_found_from_its_square_corner_when_grain_pulls_out_another(recogniser, needs_scans):
+    """A brown and gold card on golden wood: its only outline has one corner pulled far out and reads as nothing,
+    and a fragment of its art gives a second outline. The card sized from the outline's square bottom corner reads
+    surely; the corner tries, few, used to be spent on the fragment and the pulled-out corner first."""
+    from vision.bench import match
+
+    card = next(c for c in all_cards() if c.id == 58)
+    generator = SceneGenerator(11, card_ids=[card.id], use_scans=True)
+    scene = generator.render({0: [[card.id]]}, Conditions(card_width_px=220, table="wood", noise=2, tilt_deg=8,
+                                                           tilt_axis_deg=30))
+
+    found = [seen for seen, truth in match(recogniser.scan(scene.frame).cards, scene.cards) if truth is not None]
+
+    assert [(seen.legion, seen.parts, seen.ability) for seen in found] == [(card.legion, card.parts, card.ability)]
