@@ -48,23 +48,29 @@ class ExemplarHead:
     def vote(self, features: np.ndarray, classes: int) -> np.ndarray:
         """Per row and class: the share of the nearest prototypes that carry that label (all zero when a model
         taught from a few pictures has none)."""
-        neighbours = min(NEIGHBOURS, len(self.exemplars))
-        if neighbours == 0:
-            return np.zeros((len(features), classes))
-        similarity = self.similarity(features)
-        nearest = np.argpartition(-similarity, neighbours - 1, axis=1)[:, :neighbours]
-        return np.stack([np.bincount(row, minlength=classes)[:classes] for row in self.labels[nearest]]) / neighbours
+        return self.shares(self.similarity(features), classes)
 
     def familiarity(self, features: np.ndarray) -> np.ndarray:
         """Per row: the cosine similarity of its nearest prototype, whatever its label (1 when there are none).
         A print like no training crop of any class (the icon under a finger) scores low."""
-        if len(self.exemplars) == 0:
-            return np.ones(len(features))
-        return self.similarity(features).max(axis=1)
+        return self.nearest(self.similarity(features))
 
     def similarity(self, features: np.ndarray) -> np.ndarray:
         """Rows x prototypes: cosine similarity in the projected space."""
         return self.embed(features) @ self.exemplars.T
+
+    def shares(self, similarity: np.ndarray, classes: int) -> np.ndarray:
+        """`vote` from the rows' similarities to the prototypes."""
+        neighbours = min(NEIGHBOURS, len(self.exemplars))
+        if neighbours == 0:
+            return np.zeros((len(similarity), classes))
+        nearest = np.argpartition(-similarity, neighbours - 1, axis=1)[:, :neighbours]
+        return np.stack([np.bincount(row, minlength=classes)[:classes] for row in self.labels[nearest]]) / neighbours
+
+    @staticmethod
+    def nearest(similarity: np.ndarray) -> np.ndarray:
+        """`familiarity` from the rows' similarities to the prototypes."""
+        return similarity.max(axis=1) if similarity.shape[1] else np.ones(len(similarity))
 
 
 @dataclass
@@ -73,14 +79,19 @@ class Exemplars:
 
     def vote(self, features: np.ndarray, classes: dict[str, int]) -> dict[str, np.ndarray]:
         """Per head (with its number of classes): rows x classes vote shares."""
-        features = np.atleast_2d(features).astype(np.float32)
-        return {name: head.vote(features, classes[name]) for name, head in self.heads.items()}
+        return self.read(features, classes)[0]
 
-    def familiarity(self, features: np.ndarray, name: str) -> np.ndarray:
-        """Per row: how like its nearest prototype of the named head the row's print is (1 without that head)."""
+    def read(self, features: np.ndarray,
+             classes: dict[str, int]) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+        """Per head: the vote shares (as `vote`) and each row's familiarity (as `ExemplarHead.familiarity`), from
+        one comparison with the prototypes."""
         features = np.atleast_2d(features).astype(np.float32)
-        head = self.heads.get(name)
-        return head.familiarity(features) if head is not None else np.ones(len(features))
+        votes, familiarity = {}, {}
+        for name, head in self.heads.items():
+            similarity = head.similarity(features)
+            votes[name] = head.shares(similarity, classes[name])
+            familiarity[name] = head.nearest(similarity)
+        return votes, familiarity
 
     def save(self, path: Path) -> None:
         arrays = {}

@@ -251,8 +251,7 @@ class Recogniser:
             tries = {"quad": 0, "outline": 0}
             # Sized by their own sides, the most nearly square corners first: a corner that grain or a neighbour
             # pulled out is rarely a card's, and the tries are few.
-            ordered = sorted(corner_list, key=lambda item: abs(float(item[1].along[0] @ item[1].along[1]))) \
-                if by_side else corner_list
+            ordered = sorted(corner_list, key=lambda item: item[1].skew) if by_side else corner_list
             for kind, corner in ordered:
                 size = card_size_near(corner.point, taken)
                 if size is None and not by_side:
@@ -356,8 +355,9 @@ class Recogniser:
         from .model import HEADS, PART_SETS, part_set_probabilities
 
         features = np.stack([p[FEATURES] for p in probabilities])
-        votes = self.model.exemplars.vote(features, {"parts": len(PART_SETS), "ability": len(HEADS["ability"])})
-        icon_familiarity = self.model.exemplars.familiarity(features, "ability")
+        votes, familiarity = self.model.exemplars.read(
+            features, {"parts": len(PART_SETS), "ability": len(HEADS["ability"])})
+        icon_familiarity = familiarity["ability"]
         linear_parts = np.array([part_set_probabilities({part: float(p[part][0]) for part in ("legs", "torso", "head")})
                                  for p in probabilities])
         linear_ability = np.stack([p["ability"] for p in probabilities])

@@ -30,6 +30,11 @@ class Corner(NamedTuple):
     along: tuple[np.ndarray, np.ndarray]
     lengths: tuple[float, float]
 
+    @property
+    def skew(self) -> float:
+        """How far from square the corner is: |cosine| of the angle between its sides (0 for a right angle)."""
+        return abs(float(self.along[0] @ self.along[1]))
+
 
 def mean_sides(quad: np.ndarray) -> tuple[float, float]:
     """The quad's mean length across (its 0-1 and 3-2 sides) and down (its 0-3 and 1-2 sides); for a card's own

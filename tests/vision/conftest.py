@@ -41,11 +41,13 @@ def checked_cloth():
 
 @pytest.fixture
 def lone_card_scene(needs_scans):
-    """A maker of scenes of one real card alone on wood, seat 0, 260 px wide: card id -> scene."""
+    """A maker of scenes of one real card alone at seat 0: (card id, generator seed, Conditions fields) -> scene; on
+    wood, 260 px wide, unless told otherwise."""
     from vision.synthetic import Conditions, SceneGenerator
 
-    def make(card_id):
-        generator = SceneGenerator(5, card_ids=[card_id], use_scans=True)
-        return generator.render({0: [[card_id]]}, Conditions(card_width_px=260, table="wood", noise=2))
+    def make(card_id, seed=5, **conditions):
+        generator = SceneGenerator(seed, card_ids=[card_id], use_scans=True)
+        conditions = {"card_width_px": 260, "table": "wood", "noise": 2} | conditions
+        return generator.render({0: [[card_id]]}, Conditions(**conditions))
 
     return make

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from vision.bench import CONFIDENT, match
-from vision.cards import CARD_HEIGHT, CARD_WIDTH, training_cards
+from vision.cards import CARD_HEIGHT, CARD_WIDTH, card_by_id
 from vision.layout import ICON_BOX
 
 # Training cards with an ability that, with a fingertip on the icon, used to be read as having none at 0.74-0.87.
@@ -27,7 +27,7 @@ def _fingertip_on_icon(frame: np.ndarray, corners: np.ndarray, width_px: float) 
 
 @pytest.mark.parametrize("card_id", COVERED_ICON_CARDS)
 def test_a_card_is_read_surely_until_a_fingertip_covers_its_icon(recogniser, lone_card_scene, card_id):
-    card = next(c for c in training_cards() if c.id == card_id)
+    card = card_by_id(card_id)
     assert card.ability is not None
     scene = lone_card_scene(card_id)
     truth = scene.cards[0]

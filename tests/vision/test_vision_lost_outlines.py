@@ -8,7 +8,7 @@ import dataclasses
 import numpy as np
 import pytest
 
-from vision.cards import CARD_ASPECT, all_cards, heldout_cards
+from vision.cards import CARD_ASPECT, all_cards, card_by_id, heldout_cards
 from vision.synthetic import Conditions, SceneGenerator
 
 WIDTH = 300.0
@@ -397,7 +397,7 @@ def test_a_lone_card_is_not_hidden_by_a_misshapen_outline_of_itself(recogniser, 
     from vision.bench import match
 
     scene = lone_card_scene(card_id)
-    card = next(c for c in all_cards() if c.id == card_id)
+    card = card_by_id(card_id)
 
     found = [seen for seen, truth in match(recogniser.scan(scene.frame).cards, scene.cards) if truth is not None]
 
@@ -414,16 +414,14 @@ def test_quads_count_as_one_outline_only_when_every_corner_is_near_one_of_the_ot
     assert not _same_outline(pulled, card) and not _same_outline(card, pulled)
 
 
-def test_a_lone_card_is_found_from_its_square_corner_when_grain_pulls_out_another(recogniser, needs_scans):
+def test_a_lone_card_is_found_from_its_square_corner_when_grain_pulls_out_another(recogniser, lone_card_scene):
     """A brown and gold card on golden wood: its only outline has one corner pulled far out and reads as nothing,
     and a fragment of its art gives a second outline. The card sized from the outline's square bottom corner reads
     surely; the corner tries, few, used to be spent on the fragment and the pulled-out corner first."""
     from vision.bench import match
 
-    card = next(c for c in all_cards() if c.id == 58)
-    generator = SceneGenerator(11, card_ids=[card.id], use_scans=True)
-    scene = generator.render({0: [[card.id]]}, Conditions(card_width_px=220, table="wood", noise=2, tilt_deg=8,
-                                                           tilt_axis_deg=30))
+    card = card_by_id(58)
+    scene = lone_card_scene(card.id, seed=11, card_width_px=220, tilt_deg=8, tilt_axis_deg=30)
 
     found = [seen for seen, truth in match(recogniser.scan(scene.frame).cards, scene.cards) if truth is not None]
 
