@@ -53,9 +53,14 @@ ORIENTATION_BINS = 8
 CELL = 4
 # Where card_features puts the two gradient-histogram blocks the nearest-neighbour heads compare.
 _EMBLEM_HOG_SIZE = (EMBLEM_SIZE[0] // CELL) * (EMBLEM_SIZE[1] // CELL) * ORIENTATION_BINS
-_SILHOUETTE_START = (_EMBLEM_HOG_SIZE + (EMBLEM_SIZE[0] // 2) * (EMBLEM_SIZE[1] // 2) + 28 + 2
-                     + BADGE_SIZE[0] * BADGE_SIZE[1])
 EMBLEM_HOG = slice(0, _EMBLEM_HOG_SIZE)
+# And where it puts the colour statistics the legion head reads: per region (badge, right-edge stripe, left quarter,
+# whole card) the mean chromaticity (r, g, b), the same over saturated pixels, and the mean saturation.
+COLOUR_REGIONS = 4
+COLOUR_STATISTICS = 7
+_COLOUR_START = _EMBLEM_HOG_SIZE + (EMBLEM_SIZE[0] // 2) * (EMBLEM_SIZE[1] // 2)
+COLOUR = slice(_COLOUR_START, _COLOUR_START + COLOUR_REGIONS * COLOUR_STATISTICS)
+_SILHOUETTE_START = COLOUR.stop + 2 + BADGE_SIZE[0] * BADGE_SIZE[1]
 SILHOUETTE_HOG = slice(_SILHOUETTE_START,
                        _SILHOUETTE_START + (BADGE_SIZE[0] // CELL) * (BADGE_SIZE[1] // CELL) * ORIENTATION_BINS)
 _ICON_START = SILHOUETTE_HOG.stop + 12 + ICON_SIZE[0] * ICON_SIZE[1]  # after the 12 part-highlight levels

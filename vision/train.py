@@ -14,11 +14,11 @@ import numpy as np
 
 from .cards import CardFacts, all_cards, training_cards
 from .features import card_features
-from .model import DEFAULT_MODEL, HEADS, CardModel, fit_ridge
+from .model import DEFAULT_MODEL, HEADS, CardModel, fit_ridge, legion_terms
 from .synthetic import Conditions, SceneGenerator
 
 PATCH_SIZE = (640, 520)
-REGULARISER = {"legion": 1.0, "legs": 1.0, "torso": 1.0, "head": 1.0, "ability": 1.0, "card": 1.0}
+REGULARISER = {"legion": 0.03, "legs": 1.0, "torso": 1.0, "head": 1.0, "ability": 1.0, "card": 1.0}
 
 
 def jitter(corners: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
@@ -63,8 +63,9 @@ def detected_crops(frame: np.ndarray, truths) -> list:
     return crops
 
 
-def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, extra=None):
-    """Feature rows and labels for every head; `extra` adds (frame, corners, card) examples (from teach)."""
+def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, extra=None, shown: list | None = None):
+    """Feature rows and labels for every head; `extra` adds (frame, corners, card) examples (from teach). `shown`,
+    if given, gets the card id of each legion row, in order (for vision.crossval)."""
     rng = np.random.default_rng(seed)
     generator = SceneGenerator(seed, size=PATCH_SIZE, card_ids=[c.id for c in cards], use_scans=use_scans)
     rows = {head: ([], []) for head in HEADS}
@@ -73,6 +74,8 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
 
     def add_positive(frame, corners, card):
         features = card_features(frame, corners)
+        if shown is not None:
+            shown.append(card.id)
         rows["legion"][0].append(features); rows["legion"][1].append(HEADS["legion"].index(card.legion))
         for part in ("legs", "torso", "head"):
             rows[part][0].append(features); rows[part][1].append(0 if part in card.parts else 1)
@@ -122,7 +125,8 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
 
 
 def fit(rows) -> dict[str, np.ndarray]:
-    return {head: fit_ridge(x, y, len(HEADS[head]), REGULARISER[head], balanced=head == "card")
+    return {head: fit_ridge(legion_terms(x) if head == "legion" else x, y, len(HEADS[head]), REGULARISER[head],
+                            balanced=head == "card")
             for head, (x, y) in rows.items()}
 
 
