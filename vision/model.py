@@ -1,5 +1,6 @@
-"""Linear classifiers (ridge regression to one-hot targets) over card features: legion, parts, ability, and whether
-a quad really is a card the right way up. The weights live in vision/params/model.json, written by vision.train."""
+"""Linear classifiers (ridge regression to one-hot targets) over card features: legion (over the colour terms of
+`legion_terms`), parts, ability, and whether a quad really is a card the right way up. The weights live in
+vision/params/model.json, written by vision.train."""
 from __future__ import annotations
 
 import itertools
@@ -37,7 +38,8 @@ def _legion_term_indices():
 
     colour = np.arange(COLOUR.start, COLOUR.stop)
     pairs = np.array(list(itertools.combinations_with_replacement(colour, 2)))
-    # The mean chromaticities and saturations only: the chromaticity of the saturated pixels adds noise there.
+    # By threes, only the mean chromaticities and saturations: with the saturated pixels' chromaticity as well,
+    # cross-validation read more crops in the wrong legion (0.25% against 0.18%), from 3.5 times as many terms.
     means = np.array([COLOUR.start + region * COLOUR_STATISTICS + statistic
                       for region in range(COLOUR_REGIONS) for statistic in (0, 1, 2, 6)])
     triples = np.array(list(itertools.combinations_with_replacement(means, 3)))
