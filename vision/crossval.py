@@ -16,7 +16,7 @@ import numpy as np
 from .cards import CardFacts, all_cards, training_cards
 from .model import fit_ridge, legion_terms
 from .table_state import LEGIONS
-from .train import REGULARISER, collect
+from .train import REGULARISER, collect, every_quarter
 
 
 def card_folds(cards: list[CardFacts], folds: int, seed: int) -> dict[int, int]:
@@ -83,11 +83,14 @@ def main(argv=None) -> int:
     if not cards:
         print("the card scans (../shared/cards or COMPANION_CARDS_DIR) are not available here", file=sys.stderr)
         return 2
-    print(f"rendering {args.samples} crops of {len(cards)} training cards, and stand-ins (a few minutes)...",
-          flush=True)
+    def say(message: str) -> None:
+        print(message, flush=True)
+
     shown: list[int] = []
-    rows = collect(cards, args.samples, args.seed, use_scans=True, shown=shown)
-    stand_ins = collect(list(all_cards()), max(60, args.samples // 4), args.seed + 1, use_scans=False)
+    rows = collect(cards, args.samples, args.seed, use_scans=True, shown=shown,
+                   progress=every_quarter(say, f"{args.samples} crops of {len(cards)} training cards"))
+    stand_ins = collect(list(all_cards()), max(60, args.samples // 4), args.seed + 1, use_scans=False,
+                        progress=every_quarter(say, "crops of the code-drawn stand-ins"))
     features, card_ids = rows["legion"][0], np.array(shown)
     for name, (terms, regulariser) in HEADS_COMPARED.items():
         results = cross_validate(features, card_ids, stand_ins["legion"], cards, terms, regulariser,

@@ -86,8 +86,8 @@ def teach(source, card_ids: list[int], out: str | None = None, samples: int = 80
         if progress:
             progress(f"card {card_id}: found")
     if progress:
-        progress("retraining (this takes a minute)...")
-    model = train(samples, seed=11, extra=examples)
+        progress("retraining (this takes a few minutes)...")
+    model = train(samples, seed=11, extra=examples, progress=progress)
     model.about["badge_gate"] = taught_badge_gate(examples)
     path = Path(out) if out else taught_path()
     try:

@@ -63,9 +63,27 @@ def detected_crops(frame: np.ndarray, truths) -> list:
     return crops
 
 
-def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, extra=None, shown: list | None = None):
+def every_quarter(progress, what: str):
+    """A `collect` progress callback that tells `progress` (a message sink, such as print) each quarter done of
+    rendering `what`; None when there is no sink."""
+    if progress is None:
+        return None
+    told = [0]
+
+    def tell(done: int, total: int) -> None:
+        quarter = min(4, 4 * done // max(1, total))
+        if quarter > told[0]:
+            told[0] = quarter
+            progress(f"rendering {what}: {25 * quarter}%")
+
+    return tell
+
+
+def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, extra=None, shown: list | None = None,
+            progress=None):
     """Feature rows and labels for every head; `extra` adds (frame, corners, card) examples (from teach). `shown`,
-    if given, gets the card id of each legion row, in order (for vision.crossval)."""
+    if given, gets the card id of each legion row, in order (for vision.crossval); `progress(done, samples)` is
+    called after each rendered scene."""
     rng = np.random.default_rng(seed)
     generator = SceneGenerator(seed, size=PATCH_SIZE, card_ids=[c.id for c in cards], use_scans=use_scans)
     rows = {head: ([], []) for head in HEADS}
@@ -118,6 +136,8 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
             level = rng.uniform(5, 128)
             noise = np.clip(rng.normal(level, rng.uniform(1, 60), (200, 300, 3)), 0, 255).astype(np.uint8)
             add_negative(noise, np.array([[40, 30], [250, 40], [245, 170], [35, 160]], np.float64))
+        if progress:
+            progress(made, samples)
     for frame, corners, card in extra or ():
         for _ in range(20):
             add_positive(frame, jitter(np.asarray(corners, np.float64), rng, 0.012), card)
@@ -130,10 +150,15 @@ def fit(rows) -> dict[str, np.ndarray]:
             for head, (x, y) in rows.items()}
 
 
-def train(samples: int, seed: int, extra=None) -> CardModel:
+def train(samples: int, seed: int, extra=None, progress=None) -> CardModel:
+    """`progress`, if given, is told in words how far the rendering has got (it takes minutes)."""
     scanned = list(training_cards())
-    rows = collect(scanned, samples, seed, use_scans=True, extra=extra) if scanned else None
-    standin_rows = collect(list(all_cards()), max(60, samples // 4), seed + 1, use_scans=False)
+    rows = collect(scanned, samples, seed, use_scans=True, extra=extra,
+                   progress=every_quarter(progress, "crops of the scanned cards")) if scanned else None
+    standin_rows = collect(list(all_cards()), max(60, samples // 4), seed + 1, use_scans=False,
+                           progress=every_quarter(progress, "crops of the code-drawn stand-ins"))
+    if progress:
+        progress("fitting the classifiers and the prototype table")
     if rows is None:
         all_rows = standin_rows
     else:
@@ -165,7 +190,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--out", default=str(DEFAULT_MODEL))
     args = parser.parse_args(argv)
-    model = train(args.samples, args.seed)
+    model = train(args.samples, args.seed, progress=lambda message: print(message, flush=True))
     model.save(args.out)
     print(f"wrote {args.out}")
     return 0

@@ -106,7 +106,10 @@ def test_teach_adapts_and_saves_a_model_the_recogniser_loads(tmp_path, capsys):
     cv2.imwrite(str(picture), scene.frame)
     out = tmp_path / "taught.json"
     status = main(["vision", "teach", str(picture), "--card", "12", "--out", str(out), "--samples", "20"])
-    assert status == 0, capsys.readouterr().err
+    printed = capsys.readouterr()
+    assert status == 0, printed.err
+    # Retraining takes minutes on a Pi: the user sees how far it has got.
+    assert "rendering crops of the code-drawn stand-ins: 100%" in printed.out
     taught = Recogniser(params=out)
     assert taught.model is not None
     result = taught.scan(scene.frame)
@@ -118,3 +121,14 @@ def test_teach_without_a_card_in_view_says_so(tmp_path, capsys):
     cv2.imwrite(str(empty), np.full((400, 600, 3), 90, np.uint8))
     status = main(["vision", "teach", str(empty), "--card", "12", "--out", str(tmp_path / "m.json")])
     assert status == 1 and "no card found" in capsys.readouterr().err
+
+
+def test_training_progress_is_told_once_per_quarter_reached():
+    from vision.train import every_quarter
+
+    told = []
+    tell = every_quarter(told.append, "crops")
+    for done in (1, 2, 5, 8, 9):  # scenes add one to three cards, so quarters can be skipped
+        tell(done, 8)
+    assert told == ["rendering crops: 25%", "rendering crops: 50%", "rendering crops: 100%"]
+    assert every_quarter(None, "crops") is None
