@@ -8,6 +8,7 @@ this measures it without looking at the held-out scans, so a choice made on it d
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections import Counter
 
@@ -83,9 +84,7 @@ def main(argv=None) -> int:
     if not cards:
         print("the card scans (../shared/cards or COMPANION_CARDS_DIR) are not available here", file=sys.stderr)
         return 2
-    def say(message: str) -> None:
-        print(message, flush=True)
-
+    say = functools.partial(print, flush=True)
     shown: list[int] = []
     rows = collect(cards, args.samples, args.seed, use_scans=True, shown=shown,
                    progress=every_quarter(say, f"{args.samples} crops of {len(cards)} training cards"))

@@ -8,6 +8,7 @@ Only numeric weights are written; no image data.
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 
 import numpy as np
@@ -68,12 +69,13 @@ def every_quarter(progress, what: str):
     rendering `what`; None when there is no sink."""
     if progress is None:
         return None
-    told = [0]
+    told = 0
 
     def tell(done: int, total: int) -> None:
+        nonlocal told
         quarter = min(4, 4 * done // max(1, total))
-        if quarter > told[0]:
-            told[0] = quarter
+        if quarter > told:
+            told = quarter
             progress(f"rendering {what}: {25 * quarter}%")
 
     return tell
@@ -190,7 +192,7 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--out", default=str(DEFAULT_MODEL))
     args = parser.parse_args(argv)
-    model = train(args.samples, args.seed, progress=lambda message: print(message, flush=True))
+    model = train(args.samples, args.seed, progress=functools.partial(print, flush=True))
     model.save(args.out)
     print(f"wrote {args.out}")
     return 0
