@@ -34,6 +34,7 @@ _SNAP_AT = np.linspace(0.15, 0.85, SNAP_SAMPLES)  # where along each side, as a 
 BROKEN_OUTLINE_LOSS = 0.05
 BROKEN_OUTLINE_MIN_AREA = 3.0
 SMOOTH_FRACTION = 0.3  # the smallest card width we look for, as a fraction of the frame's long side
+OFF_TABLE_SOLIDITY = 0.7  # a region of colours the table lacks must fill this share of its hull to be a quad
 DUPLICATE_REACH = 0.15  # quads whose corners all lie this close (in short sides) are one outline found twice
 
 
@@ -236,6 +237,25 @@ def _off_table_contours(small: np.ndarray):
     return list(contours)
 
 
+def _off_table_quads(small: np.ndarray, limits, support: np.ndarray) -> list:
+    """The (area, quad)s outlined by regions of colours the table lacks, whose sides mostly lie on `support` (the
+    dilated edges); also each piece that opening splits a region into (a card touching a neighbour or an arm by a
+    corner makes one region with it)."""
+    import cv2
+
+    quads, pieces = [], []
+    for contour in _off_table_contours(small):
+        quad = _quad_from_contour(contour, limits, solidity=OFF_TABLE_SOLIDITY, pieces=pieces)
+        if quad is not None:
+            quads.append(quad)
+    for piece in pieces:
+        hull = cv2.convexHull(piece)
+        quad = _quad_from_hull(piece, hull, cv2.contourArea(hull), limits, OFF_TABLE_SOLIDITY)
+        if quad is not None:
+            quads.append(quad)
+    return [quad for quad in quads if _edge_support(support, quad[1]) >= 0.5]
+
+
 def _detail_energy(gray: np.ndarray) -> np.ndarray:
     """Mean squared fine detail around each pixel, relative to the local brightness (so a shadow over the cloth
     does not make it look smooth)."""
@@ -425,10 +445,7 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
             candidates.append(quad)
     # Textured tables (grain, checks) break the edge outlines; there, the colours the table does not have mark
     # the cards.
-    for contour in _off_table_contours(patterned):
-        quad = _quad_from_contour(contour, limits, solidity=0.7)
-        if quad is not None and _edge_support(support, quad[1]) >= 0.5:
-            candidates.append(quad)
+    candidates += _off_table_quads(patterned, limits, support)
     # On a patterned table these regions are the cards' own outlines, and an arm lying across a row of columns joins
     # them into one region (whose hull may even be a quad): their corners are the columns' free corners.
     region_contours = []

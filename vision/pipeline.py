@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import CARD_ASPECT
-from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, column_cards, column_of_width,
-                         column_neighbours, completed_variants, in_frame, inside_any, mean_sides, near_any,
-                         partial_column, quad_area, quad_corners, shortest_side, side_sized_cards, split_hypotheses)
+from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, cards_over_outline, column_cards,
+                         column_neighbours, column_of_width, completed_variants, icon_centre, in_frame, inside_any,
+                         mean_sides, near_any, partial_column, quad_area, quad_corners, shortest_side, side_sized_cards,
+                         split_hypotheses)
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -21,10 +22,14 @@ LONE_CARD = 0.85  # a card taken from a rejected outline must look at least this
 SIDE_SIZED_CARD = 0.95
 MAX_ROUGHNESS = 50.0  # median |Laplacian| of a card's small warp; printed cards measure 5-25, pure noise ~100
 MAX_QUADS = 60
+# An outline of this share of the nearby cards' area that reads as no card may be the part of a card that stands out
+# from the table.
+PART_OF_CARD_AREA = (0.2, 0.85)
 SNAP_MIN_SCORE = 0.05  # an outline reading worse than this is dropped without snapping or partial readings
 SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may move onto a nearby edge
 EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
 FEATURES = "features"  # key of a card's feature vector beside its probabilities
+ICON_UNSEEN = "icon unseen"  # key, beside them, set when the icon's place lay outside the outline the card was found by
 RESHAPE_TRIES = 2  # corners put back per misshapen card, best-placed first
 RESHAPE_MARGIN = 0.1  # a card put back into shape may read this much less surely as a card and still be taken
 FEATURELESS_STD = 14.0  # grey-level spread of a coarse sample below which a place holds no card (cards measure 14+)
@@ -238,6 +243,26 @@ class Recogniser:
                                                                taken)[:1]:
                 if accept(points, card_probabilities):
                     partial.append(taken[-1])
+        # An outline smaller than a card that reads as no card may be the part of one that stands out from the
+        # table: the rest can be lost in a table of its own colour (dark art on a dark cloth, a white border on a
+        # pale one). Cards of the nearby size are laid over it from its squarest corners.
+        for quad in unexplained:
+            size = card_size_near(quad.mean(axis=0), taken)
+            if size is None or inside_any(quad.mean(axis=0), taken) or \
+                    not PART_OF_CARD_AREA[0] < quad_area(quad) / (size[0] * size[1]) < PART_OF_CARD_AREA[1]:
+                continue
+            cards = [card for card in cards_over_outline(quad, size)
+                     if in_frame(card, image.shape) and not _featureless(image, card)]
+            found = next(iter(self._lone_cards(image, cards, taken)), None)
+            if found is None:
+                continue
+            points, card_probabilities = self._snap_card(image, full_gray, *found)
+            if not inside_any(icon_centre(points), [quad]):
+                # What hid the icon's place from the outline may be a hand: no icon seen there is no evidence
+                # that the card has none.
+                card_probabilities = card_probabilities | {ICON_UNSEEN: True}
+            if accept(points, card_probabilities):
+                partial.append(taken[-1])
         # Outlines that were more than a column (quads, or shapes that are not even that, like a column with an arm
         # across it): a card of the frame's card size may lie in one of their corners.
         unexplained_corners = [c for quad in unexplained for c in quad_corners(quad)]
@@ -349,7 +374,8 @@ class Recogniser:
     def _by_exemplars(self, cards: list[SeenCard], probabilities: list[dict]) -> list[SeenCard]:
         """Parts and ability by the linear classifier's probability plus the share of the nearest training crops
         that agree; half that sum bounds the confidence (a card half under a hand finds no consistent neighbours), and
-        an icon print unlike every prototype caps it (a finger over the icon reads as no icon, surely)."""
+        an icon print unlike every prototype caps it (a finger over the icon reads as no icon, surely), as does no
+        icon read where the card's outline was not seen (ICON_UNSEEN)."""
         import dataclasses
 
         from .model import HEADS, PART_SETS, part_set_probabilities
@@ -367,7 +393,8 @@ class Recogniser:
         for i, card in enumerate(cards):
             parts, ability = int(parts_score[i].argmax()), int(ability_score[i].argmax())
             confidence = min(card.confidence, parts_score[i, parts] / 2, ability_score[i, ability] / 2)
-            if icon_familiarity[i] < UNFAMILIAR_ICON:
+            if icon_familiarity[i] < UNFAMILIAR_ICON or \
+                    (probabilities[i].get(ICON_UNSEEN) and HEADS["ability"][ability] is None):
                 confidence = min(confidence, UNFAMILIAR_CONFIDENCE)
             read.append(dataclasses.replace(card, parts=PART_SETS[parts], ability=HEADS["ability"][ability],
                                             confidence=float(confidence)))
@@ -449,6 +476,8 @@ class Recogniser:
             {part: float(probabilities[part][0]) for part in ("legs", "torso", "head")})
         if self.model.exemplars is None:
             confidence = min([validity, parts_probability] + [float(probabilities[h][picks[h]]) for h in picks])
+            if probabilities.get(ICON_UNSEEN) and HEADS["ability"][picks["ability"]] is None:
+                confidence = min(confidence, UNFAMILIAR_CONFIDENCE)
         else:  # parts and ability are read again by _by_exemplars, which bounds the confidence with its votes
             confidence = min(validity, float(probabilities["legion"][picks["legion"]]))
         return SeenCard(

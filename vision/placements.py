@@ -8,7 +8,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .cards import CARD_ASPECT
+from .cards import CARD_ASPECT, CARD_HEIGHT, CARD_WIDTH
+from .layout import ICON_BOX
 
 CARD_DEPTH = 1.0 / CARD_ASPECT
 CARD_SIZE_TOLERANCE = 0.2  # a column's width may be this far (relative) from that of the nearest card found
@@ -19,6 +20,8 @@ MAX_OPPOSITE_RATIO = 1.12  # longest over shortest of a card's opposite sides (t
 SIDE_AS_WIDTH = (0.75, 1.2)  # an outline side this many times the frame's card width may be a card's width
 MIN_ASPECT = 0.78  # a card's width over depth, relative to the printed card (tilt makes 0.87-1.22)
 MOVED_CORNER = 0.08  # a corner this far (in short sides) from its parallelogram completion may be cut or pulled
+OVER_OUTLINE_SLACK = 1.1  # an outline's side may be this much longer than the card side laid along it
+OVER_OUTLINE_CORNERS = 2  # corners of such an outline that cards are laid from
 MAX_VARIANTS = 3  # completed outlines tried per doubtful outline
 
 
@@ -216,6 +219,35 @@ def cards_at_corner(corner: Corner, size: tuple[float, float]) -> list[np.ndarra
         points = np.array([corner.point, corner.point + a * u, corner.point + a * u + b * v, corner.point + b * v])
         cards += [np.roll(points, -roll, axis=0) for roll in rolls]
     return cards
+
+
+def cards_over_outline(quad: np.ndarray, size: tuple[float, float]) -> list[np.ndarray]:
+    """The cards of the frame's card size that could hold an outline smaller than a card (the rest of the card
+    lost in a table of its own colour: dark art on a dark cloth, a white border on a pale one): laid from the
+    outline's two most nearly square corners along their two sides, either way round and either way up, where both
+    sides fit in the card."""
+    width, depth = size
+    cards = []
+    # The squarest corners only: the outline's corners where it cuts across the card are rarely right angles.
+    for corner in sorted(quad_corners(quad), key=lambda corner: corner.skew)[:OVER_OUTLINE_CORNERS]:
+        (u, v), (length_u, length_v) = corner.along, corner.lengths
+        if u[0] * v[1] - u[1] * v[0] < 0:
+            (u, v), (length_u, length_v) = (v, u), (length_v, length_u)
+        for a, b, rolls in ((width, depth, (0, 2)), (depth, width, (3, 1))):
+            if length_u > OVER_OUTLINE_SLACK * a or length_v > OVER_OUTLINE_SLACK * b:
+                continue
+            points = np.array([corner.point, corner.point + a * u, corner.point + a * u + b * v,
+                               corner.point + b * v])
+            cards += [np.roll(points, -roll, axis=0) for roll in rolls]
+    return cards
+
+
+def icon_centre(card: np.ndarray) -> np.ndarray:
+    """Where the centre of the card's ability icon lies in the frame, given its own TL, TR, BR, BL corners."""
+    x = (ICON_BOX[0] + ICON_BOX[2]) / 2 / CARD_WIDTH
+    y = (ICON_BOX[1] + ICON_BOX[3]) / 2 / CARD_HEIGHT
+    top_left, top_right, bottom_right, bottom_left = card
+    return (1 - y) * ((1 - x) * top_left + x * top_right) + y * ((1 - x) * bottom_left + x * bottom_right)
 
 
 def side_card_sizes(corner: Corner, size: tuple[float, float] | None,

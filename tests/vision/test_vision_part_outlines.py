@@ -1,0 +1,123 @@
+"""Cards that stand out from the table only in part (issue 3: "any table surface", "hands moving over them"): the
+detector's outline holds part of a card (dark art lost in a dark cloth, a white border in a pale one), or one region
+holds a card and the neighbour or arm it touches by a corner. A card of the nearby cards' size laid over such an
+outline (from its squarest corners) is read; an icon whose place lay outside the outline is no evidence that the
+card has none."""
+import numpy as np
+import pytest
+
+from vision.bench import CONFIDENT, match
+from vision.cards import CARD_ASPECT, CARD_HEIGHT, CARD_WIDTH, card_by_id
+from vision.layout import ICON_BOX
+
+WIDTH = 240.0
+DEPTH = WIDTH / CARD_ASPECT
+
+
+def _card_at(left: float, top: float) -> np.ndarray:
+    return np.array([[left, top], [left + WIDTH, top], [left + WIDTH, top + DEPTH], [left, top + DEPTH]])
+
+
+def _same_card(a: np.ndarray, b: np.ndarray, tolerance: float = 1.0) -> bool:
+    """Whether two corner arrays are the same card, whichever corner either starts from."""
+    return any(np.abs(np.roll(a, shift, axis=0) - b).max() < tolerance for shift in range(4))
+
+
+def test_cards_laid_over_part_of_a_card_from_its_square_corners_include_that_card():
+    import cv2
+
+    from vision.placements import cards_over_outline
+
+    card = _card_at(100, 80)
+    # Its right half or so: the left of the card lost in the table, where the art's edge cuts across it aslant.
+    outline = card.copy()
+    outline[0, 0], outline[3, 0] = 100 + 0.45 * WIDTH, 100 + 0.35 * WIDTH
+    cards = cards_over_outline(outline, (WIDTH, DEPTH))
+    assert any(_same_card(each, card) for each in cards)
+    for each in cards:
+        # Laid from one of the outline's two right-angled corners (not the slanted ones where the art cuts across).
+        assert sum(np.linalg.norm(each - corner, axis=1).min() < 1e-6 for corner in outline[[1, 2]]) >= 1
+        assert not any(np.linalg.norm(each - corner, axis=1).min() < 1e-6 for corner in outline[[0, 3]])
+        # Clockwise in the image, as a card's own corners are.
+        assert cv2.contourArea(each.astype(np.float32), oriented=True) > 0
+    # An outline longer than a card both ways holds none; one deeper than a card but narrower holds only cards
+    # turned a quarter round.
+    assert not cards_over_outline(np.array([[0, 0], [1.5 * WIDTH, 0], [1.5 * WIDTH, 1.5 * WIDTH], [0, 1.5 * WIDTH]]),
+                                  (WIDTH, DEPTH))
+    upright = cards_over_outline(np.array([[0, 0], [0.5 * DEPTH, 0], [0.5 * DEPTH, 0.9 * WIDTH], [0, 0.9 * WIDTH]]),
+                                 (WIDTH, DEPTH))
+    assert upright and all(abs(np.ptp(each[:, 1]) - WIDTH) < 1 for each in upright)
+
+
+def test_the_icon_centre_is_where_the_layout_prints_it_however_the_card_lies():
+    import cv2
+
+    from vision.placements import icon_centre
+
+    expected = np.array([(ICON_BOX[0] + ICON_BOX[2]) / 2, (ICON_BOX[1] + ICON_BOX[3]) / 2])
+    scan = np.array([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]], np.float64)
+    assert np.allclose(icon_centre(scan), expected)
+    # Turned a quarter round and moved: the card's own top-right corner is now at the image's bottom-right.
+    rotation = cv2.getRotationMatrix2D((0, 0), -90, 0.3)
+    turned = scan @ rotation[:, :2].T + rotation[:, 2] + [500, 100]
+    assert np.allclose(icon_centre(turned), expected @ rotation[:, :2].T + rotation[:, 2] + [500, 100])
+
+
+def test_a_card_touching_another_region_by_a_corner_is_split_off_it_on_a_textured_table():
+    import cv2
+
+    from vision.detect import _off_table_quads
+    from vision.synthetic import table_texture
+
+    frame = table_texture("wood", (640, 480), np.random.default_rng(3))
+    card = _card_at(120, 150) * 0.6
+    other = np.array([[card[2][0] + 1, card[2][1] + 1], [card[2][0] + 150, card[2][1] - 30],
+                      [card[2][0] + 170, card[2][1] + 90], [card[2][0] + 20, card[2][1] + 120]])
+    for shape in (card, other):
+        cv2.fillPoly(frame, [shape.round().astype(np.int32)], (60, 150, 40))
+    everywhere = np.full(frame.shape[:2], 255, np.uint8)  # edge support is not what is tested here
+    quads = [quad for _, quad in _off_table_quads(frame, (2000.0, 0.5 * 640 * 480, 28.0), everywhere)]
+    assert any(np.abs(quad - card).max() < 6 for quad in quads), quads
+
+
+def test_a_card_whose_dark_art_merges_into_a_dark_cloth_is_found_from_its_lit_part(recogniser, needs_scans):
+    from vision.synthetic import Conditions, SceneGenerator
+
+    # Held-out card 13 (its art dark on the left) beside card 60, whose size is the frame's card size.
+    generator = SceneGenerator(1, card_ids=[13, 60], use_scans=True)
+    scene = generator.render({0: [[13]], 2: [[60]]}, Conditions(card_width_px=230, table="dark", brightness=0.6,
+                                                                 noise=3))
+    found = {truth.card_id: seen for seen, truth in match(recogniser.scan(scene.frame).cards, scene.cards)
+             if truth is not None}
+    assert set(found) == {13, 60}
+    card = card_by_id(13)
+    assert (found[13].legion, found[13].parts, found[13].ability) == (card.legion, card.parts, card.ability)
+
+
+@pytest.mark.parametrize("card_id", [99, 30])  # training cards without an ability
+def test_no_icon_read_where_the_outline_was_not_seen_is_not_trusted(recogniser, lone_card_scene, card_id):
+    from vision.pipeline import ICON_UNSEEN
+
+    card = card_by_id(card_id)
+    assert card.ability is None
+    scene = lone_card_scene(card_id)
+    corners = scene.cards[0].corners
+    [probabilities] = recogniser._read(scene.frame, [corners])
+    seen = recogniser._card(corners, probabilities, 1.0)
+    [read] = recogniser._by_exemplars([seen], [probabilities])
+    assert read.ability is None and read.confidence >= CONFIDENT
+    [doubted] = recogniser._by_exemplars([seen], [probabilities | {ICON_UNSEEN: True}])
+    assert doubted.ability is None and doubted.confidence < CONFIDENT
+
+
+def test_an_icon_read_where_the_outline_was_not_seen_keeps_its_confidence(recogniser, lone_card_scene):
+    from vision.pipeline import ICON_UNSEEN
+
+    card = card_by_id(9)
+    assert card.ability is not None
+    scene = lone_card_scene(9)
+    corners = scene.cards[0].corners
+    [probabilities] = recogniser._read(scene.frame, [corners])
+    seen = recogniser._card(corners, probabilities, 1.0)
+    [read] = recogniser._by_exemplars([seen], [probabilities | {ICON_UNSEEN: True}])
+    assert read.ability == card.ability and read.confidence >= CONFIDENT
