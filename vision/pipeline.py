@@ -25,6 +25,9 @@ MAX_QUADS = 60
 # An outline of this share of the nearby cards' area that reads as no card may be the part of a card that stands out
 # from the table.
 PART_OF_CARD_AREA = (0.2, 0.85)
+# How far (relative) the width of a column completed from an outline that reads as nothing may be from the nearest
+# card's: that card may lie across a tilted frame, a quarter smaller or larger.
+COMPLETED_COLUMN_WIDTH_TOLERANCE = 0.4
 SNAP_MIN_SCORE = 0.05  # an outline reading worse than this is dropped without snapping or partial readings
 SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may move onto a nearby edge
 EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
@@ -412,14 +415,15 @@ class Recogniser:
 
     def _completed_column(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray, size: tuple[float, float]):
         """The (corners, probabilities) of the cards of the quad with one corner put back where the other three put
-        it, if the quad holds LOW_COLUMN_AREA of cards of the given size and its completion is a column of them that
-        reads as cards; None otherwise. Only the best-placed such completion is read: the others rarely hold cards,
+        it, if the quad holds LOW_COLUMN_AREA of cards of the given size and its completion is a column about as wide
+        as them (COMPLETED_COLUMN_WIDTH_TOLERANCE) that reads as cards; None otherwise. Only the best-placed such completion is read: the others rarely hold cards,
         and each costs a column's reading."""
         from .detect import refine_at_full_resolution
 
         if not LOW_COLUMN_AREA[0] < quad_area(quad) / (size[0] * size[1]) < LOW_COLUMN_AREA[1]:
             return None
-        variant = next((v for v in completed_variants(gray, quad) if column_of_width(v, size[0])), None)
+        variant = next((v for v in completed_variants(gray, quad)
+                        if column_of_width(v, size[0], COMPLETED_COLUMN_WIDTH_TOLERANCE)), None)
         if variant is None:
             return None
         short_side = shortest_side(quad)

@@ -76,10 +76,11 @@ def quad_area(quad: np.ndarray) -> float:
     return abs(float(cv2.contourArea(np.asarray(quad, np.float32))))
 
 
-def column_of_width(quad: np.ndarray, card_width: float) -> bool:
-    """Whether the quad can be a whole column of 1-3 cards `card_width` pixels wide."""
+def column_of_width(quad: np.ndarray, card_width: float, tolerance: float = CARD_SIZE_TOLERANCE) -> bool:
+    """Whether the quad can be a whole column of 1-3 cards `card_width` pixels wide (within `tolerance`,
+    relative)."""
     across, down = mean_sides(quad)
-    return any(abs((across if axis == "down" else down) / card_width - 1) < CARD_SIZE_TOLERANCE
+    return any(abs((across if axis == "down" else down) / card_width - 1) < tolerance
                for _, axis, _ in split_hypotheses(quad))
 
 

@@ -354,8 +354,8 @@ def test_a_column_outline_with_one_corner_pulled_out_is_read_with_that_corner_pu
     assert cards is not None and len(cards) == 3
     for (corners, _), truth in zip(sorted(cards, key=lambda card: -card[0][:, 1].mean()), column):
         assert np.abs(corners - truth.corners).max() < 0.05 * width
-    # Cards of another size (the nearest ones found, say) are not looked for in it.
-    assert recogniser._completed_column(scene.frame, gray, outline, (1.5 * width, 1.5 * width / CARD_ASPECT)) is None
+    # Cards of a size far from its own (the nearest ones found a good deal smaller, say) are not looked for in it.
+    assert recogniser._completed_column(scene.frame, gray, outline, (0.6 * width, 0.6 * width / CARD_ASPECT)) is None
 
 
 def test_a_card_sized_from_an_outlines_side_must_read_more_surely_than_other_lone_cards(recogniser, needs_scans,

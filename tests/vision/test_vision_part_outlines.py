@@ -121,3 +121,24 @@ def test_an_icon_read_where_the_outline_was_not_seen_keeps_its_confidence(recogn
     seen = recogniser._card(corners, probabilities, 1.0)
     [read] = recogniser._by_exemplars([seen], [probabilities | {ICON_UNSEEN: True}])
     assert read.ability == card.ability and read.confidence >= CONFIDENT
+
+
+def test_a_column_outline_pulled_out_at_a_corner_is_completed_though_the_nearest_card_is_smaller(
+        recogniser, needs_scans):
+    import cv2
+
+    from vision.synthetic import Conditions, SceneGenerator
+
+    # A two-card column of training cards; the nearest card found lies across a tilted frame, a fifth smaller.
+    generator = SceneGenerator(4, card_ids=[57, 99], use_scans=True)
+    scene = generator.render({0: [[57, 99]]}, Conditions(card_width_px=240, table="dark", noise=2))
+    legs, torso = sorted(scene.cards, key=lambda truth: truth.slot != "legs")
+    column = np.array([torso.corners[0], torso.corners[1], legs.corners[2], legs.corners[3]])
+    pulled = column.copy()
+    pulled[2] += 0.1 * (column[2] - column[0])  # a neighbour welded onto one corner
+    gray = cv2.cvtColor(scene.frame, cv2.COLOR_BGR2GRAY)
+    width = np.linalg.norm(column[1] - column[0])
+    completed = recogniser._completed_column(scene.frame, gray, pulled, (0.8 * width, 0.8 * width / CARD_ASPECT))
+    assert completed is not None and len(completed) == 2
+    for truth in (legs, torso):
+        assert any(_same_card(corners, truth.corners, 0.1 * width) for corners, _ in completed)
