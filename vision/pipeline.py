@@ -416,8 +416,8 @@ class Recogniser:
     def _completed_column(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray, size: tuple[float, float]):
         """The (corners, probabilities) of the cards of the quad with one corner put back where the other three put
         it, if the quad holds LOW_COLUMN_AREA of cards of the given size and its completion is a column about as wide
-        as them (COMPLETED_COLUMN_WIDTH_TOLERANCE) that reads as cards; None otherwise. Only the best-placed such completion is read: the others rarely hold cards,
-        and each costs a column's reading."""
+        as them (COMPLETED_COLUMN_WIDTH_TOLERANCE) that reads as cards; None otherwise. Only the best-placed such
+        completion is read: the others rarely hold cards, and each costs a column's reading."""
         from .detect import refine_at_full_resolution
 
         if not LOW_COLUMN_AREA[0] < quad_area(quad) / (size[0] * size[1]) < LOW_COLUMN_AREA[1]:

@@ -1,6 +1,7 @@
 """Where cards may lie, given what the detector outlined: the splits of a column outline into its cards, whole
-cards laid from either end of a partial column, cards in an outline's corner or beside a card of its column,
-outlines with one corner put back where the other three say, and whether four corners can be one card at all.
+cards laid from either end of a partial column, cards in an outline's corner or beside a card of its column, cards
+laid over an outline smaller than a card, outlines with one corner put back where the other three say, and whether
+four corners can be one card at all.
 Pure geometry on corner arrays (own TL, TR, BR, BL); the pipeline decides which of these to read."""
 from __future__ import annotations
 
