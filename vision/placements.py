@@ -203,24 +203,33 @@ def quad_corners(quad: np.ndarray) -> list[Corner]:
     return corners
 
 
-def cards_at_corner(corner: Corner, size: tuple[float, float]) -> list[np.ndarray]:
-    """The cards of the frame's card size that could lie in an outline's corner (of a column merged with a hand,
-    a shadow or its neighbour), along either side, either way up."""
+def _cards_from_corner(corner: Corner, size: tuple[float, float], fits) -> list[np.ndarray]:
+    """Cards of `size` laid from the corner along its two sides, either way round and either way up, for each way
+    round where `fits(length along the first side, along the second, card side along the first, along the second)`."""
     width, depth = size
     (u, v), (length_u, length_v) = corner.along, corner.lengths
     if u[0] * v[1] - u[1] * v[0] < 0:
         # Laid off sides in this order, the cards would come out mirrored (their corners anticlockwise): the
         # outline ran the other way round.
         (u, v), (length_u, length_v) = (v, u), (length_v, length_u)
-    if min(length_u, length_v) < 0.8 * depth:
-        return []
     cards = []
     for a, b, rolls in ((width, depth, (0, 2)), (depth, width, (3, 1))):
-        if length_u < 0.8 * a or length_v < 0.8 * b:
-            continue
-        points = np.array([corner.point, corner.point + a * u, corner.point + a * u + b * v, corner.point + b * v])
-        cards += [np.roll(points, -roll, axis=0) for roll in rolls]
+        if fits(length_u, length_v, a, b):
+            points = np.array([corner.point, corner.point + a * u, corner.point + a * u + b * v,
+                               corner.point + b * v])
+            cards += [np.roll(points, -roll, axis=0) for roll in rolls]
     return cards
+
+
+def cards_at_corner(corner: Corner, size: tuple[float, float]) -> list[np.ndarray]:
+    """The cards of the frame's card size that could lie in an outline's corner (of a column merged with a hand,
+    a shadow or its neighbour), along either side, either way up."""
+    def holds_most_of_it(length_u, length_v, a, b):
+        return length_u >= 0.8 * a and length_v >= 0.8 * b
+
+    if min(corner.lengths) < 0.8 * size[1]:
+        return []
+    return _cards_from_corner(corner, size, holds_most_of_it)
 
 
 def cards_over_outline(quad: np.ndarray, size: tuple[float, float]) -> list[np.ndarray]:
@@ -228,19 +237,13 @@ def cards_over_outline(quad: np.ndarray, size: tuple[float, float]) -> list[np.n
     lost in a table of its own colour: dark art on a dark cloth, a white border on a pale one): laid from the
     outline's two most nearly square corners along their two sides, either way round and either way up, where both
     sides fit in the card."""
-    width, depth = size
+    def held_by_it(length_u, length_v, a, b):
+        return length_u <= OVER_OUTLINE_SLACK * a and length_v <= OVER_OUTLINE_SLACK * b
+
     cards = []
     # The squarest corners only: the outline's corners where it cuts across the card are rarely right angles.
     for corner in sorted(quad_corners(quad), key=lambda corner: corner.skew)[:OVER_OUTLINE_CORNERS]:
-        (u, v), (length_u, length_v) = corner.along, corner.lengths
-        if u[0] * v[1] - u[1] * v[0] < 0:
-            (u, v), (length_u, length_v) = (v, u), (length_v, length_u)
-        for a, b, rolls in ((width, depth, (0, 2)), (depth, width, (3, 1))):
-            if length_u > OVER_OUTLINE_SLACK * a or length_v > OVER_OUTLINE_SLACK * b:
-                continue
-            points = np.array([corner.point, corner.point + a * u, corner.point + a * u + b * v,
-                               corner.point + b * v])
-            cards += [np.roll(points, -roll, axis=0) for roll in rolls]
+        cards += _cards_from_corner(corner, size, held_by_it)
     return cards
 
 
