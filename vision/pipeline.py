@@ -85,6 +85,12 @@ def _doubtful(reading) -> bool:
     return score < ACCEPT_COLUMN or min(p["card"][0] for p in probabilities) < KEEP_CARD
 
 
+def _no_icon_where_unseen(probabilities: dict, ability: str | None) -> bool:
+    """Whether a card is read as having no ability where its icon's place was not seen (ICON_UNSEEN): what hid it
+    may be a hand, so the reading is no evidence."""
+    return bool(probabilities.get(ICON_UNSEEN)) and ability is None
+
+
 def _featureless(image: np.ndarray, corners: np.ndarray) -> bool:
     """Whether the quad is too even to hold a card's art (bare table), judged from a 12x8 sample of its inner part
     (a place guessed a little off may reach over the edge of the card beside it)."""
@@ -397,7 +403,7 @@ class Recogniser:
             parts, ability = int(parts_score[i].argmax()), int(ability_score[i].argmax())
             confidence = min(card.confidence, parts_score[i, parts] / 2, ability_score[i, ability] / 2)
             if icon_familiarity[i] < UNFAMILIAR_ICON or \
-                    (probabilities[i].get(ICON_UNSEEN) and HEADS["ability"][ability] is None):
+                    _no_icon_where_unseen(probabilities[i], HEADS["ability"][ability]):
                 confidence = min(confidence, UNFAMILIAR_CONFIDENCE)
             read.append(dataclasses.replace(card, parts=PART_SETS[parts], ability=HEADS["ability"][ability],
                                             confidence=float(confidence)))
@@ -480,7 +486,7 @@ class Recogniser:
             {part: float(probabilities[part][0]) for part in ("legs", "torso", "head")})
         if self.model.exemplars is None:
             confidence = min([validity, parts_probability] + [float(probabilities[h][picks[h]]) for h in picks])
-            if probabilities.get(ICON_UNSEEN) and HEADS["ability"][picks["ability"]] is None:
+            if _no_icon_where_unseen(probabilities, HEADS["ability"][picks["ability"]]):
                 confidence = min(confidence, UNFAMILIAR_CONFIDENCE)
         else:  # parts and ability are read again by _by_exemplars, which bounds the confidence with its votes
             confidence = min(validity, float(probabilities["legion"][picks["legion"]]))
