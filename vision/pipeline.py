@@ -322,12 +322,11 @@ class Recogniser:
                 if _featureless(image, neighbour):
                     continue  # bare table: not worth a reading
                 grown += 1
-                found = self._lone_cards(image, [neighbour], taken)
-                if not found:
-                    continue
-                neighbour, card_probabilities = found[0]
+                # Snapped before it is judged: a neighbour inherits its card's corner error, and a card a few
+                # pixels off its own edges can read as no card (its badge or icon cut off).
+                card_probabilities = self._read(image, [neighbour])[0]
                 neighbour, card_probabilities = self._snap_card(image, full_gray, neighbour, card_probabilities)
-                if accept(neighbour, card_probabilities):
+                if card_probabilities["card"][0] >= LONE_CARD and accept(neighbour, card_probabilities):
                     partial.append(taken[-1])
         if seen and self.model.exemplars is not None:
             seen = self._by_exemplars(seen, readings_seen)

@@ -122,6 +122,32 @@ def test_a_card_found_a_little_misshapen_still_brings_the_rest_of_its_column(rec
     assert _found(recogniser, scene, column + lone)
 
 
+def test_a_column_neighbour_laid_a_little_off_is_snapped_onto_its_edges_before_it_is_judged(recogniser, needs_scans,
+                                                                                          monkeypatch):
+    import vision.pipeline
+    from vision.placements import column_neighbours
+
+    scene = _scene_with_a_column(3)
+    column = [t for t in scene.cards if t.seat == 0]
+    lone = [t for t in scene.cards if t.seat == 2]
+    _only_these_outlines(monkeypatch, [column[0].corners, lone[0].corners])
+
+    def laid_off(card):
+        # Each neighbour 12% of a card depth too far along the column and 6% of a card width sideways, as
+        # when the card it was laid from was found a little askew: the badge and icon fall partly outside it.
+        neighbours = []
+        for place in column_neighbours(card):
+            down = (place[3] - place[0]) / np.linalg.norm(place[3] - place[0])
+            across = (place[1] - place[0]) / np.linalg.norm(place[1] - place[0])
+            away = 1 if np.dot(place.mean(axis=0) - card.mean(axis=0), down) > 0 else -1
+            depth, width = np.linalg.norm(place[3] - place[0]), np.linalg.norm(place[1] - place[0])
+            neighbours.append(place + away * 0.12 * depth * down + 0.06 * width * across)
+        return neighbours
+
+    monkeypatch.setattr(vision.pipeline, "column_neighbours", laid_off)
+    assert _found(recogniser, scene, column + lone)
+
+
 def test_an_outline_broken_at_a_corner_is_still_taken_for_a_quad():
     import cv2
 
