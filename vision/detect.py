@@ -156,6 +156,14 @@ def _quad_from_contour(contour, limits, solidity: float | None = None, pieces: l
     return found
 
 
+def _quad_from_piece(piece, limits, solidity: float | None):
+    """`_quad_from_hull` of one of the pieces that `_quad_from_contour` split off an outline."""
+    import cv2
+
+    hull = cv2.convexHull(piece)
+    return _quad_from_hull(piece, hull, cv2.contourArea(hull), limits, solidity)
+
+
 def _quad_from_hull(contour, hull, hull_area: float, limits, solidity: float | None):
     """The area and corners of the quad that the contour's convex hull (of area `hull_area`) is close to, if it may
     be a card or a column of cards."""
@@ -241,16 +249,13 @@ def _off_table_quads(small: np.ndarray, limits, support: np.ndarray) -> list:
     """The (area, quad)s outlined by regions of colours the table lacks, whose sides mostly lie on `support` (the
     dilated edges); also each piece that opening splits a region into (a card touching a neighbour or an arm by a
     corner makes one region with it)."""
-    import cv2
-
     quads, pieces = [], []
     for contour in _off_table_contours(small):
         quad = _quad_from_contour(contour, limits, solidity=OFF_TABLE_SOLIDITY, pieces=pieces)
         if quad is not None:
             quads.append(quad)
     for piece in pieces:
-        hull = cv2.convexHull(piece)
-        quad = _quad_from_hull(piece, hull, cv2.contourArea(hull), limits, OFF_TABLE_SOLIDITY)
+        quad = _quad_from_piece(piece, limits, OFF_TABLE_SOLIDITY)
         if quad is not None:
             quads.append(quad)
     return [quad for quad in quads if _edge_support(support, quad[1]) >= 0.5]
@@ -430,8 +435,7 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
             weak.append(quad)  # a column whose far corner the outline cut across (dark art on a dark table)?
     # An arm's edge line can join two columns into one outline, which opening splits again: each piece may be one.
     for piece in pieces:
-        hull = cv2.convexHull(piece)
-        quad = _quad_from_hull(piece, hull, cv2.contourArea(hull), limits, None)
+        quad = _quad_from_piece(piece, limits, None)
         if quad is not None and _edge_support(support, quad[1]) >= 0.6:
             candidates.append(quad)
     # A fine table pattern (checks, grain) fires edges everywhere; blurred well below the card size it becomes a

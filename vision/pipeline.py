@@ -26,7 +26,7 @@ MAX_QUADS = 60
 # from the table.
 PART_OF_CARD_AREA = (0.2, 0.85)
 # How far (relative) the width of a column completed from an outline that reads as nothing may be from the nearest
-# card's: that card may lie across a tilted frame, a quarter smaller or larger.
+# card's: that card may lie across a tilted frame, up to 40% narrower or wider.
 COMPLETED_COLUMN_WIDTH_TOLERANCE = 0.4
 SNAP_MIN_SCORE = 0.05  # an outline reading worse than this is dropped without snapping or partial readings
 SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may move onto a nearby edge
