@@ -1,7 +1,8 @@
 """Find card-shaped quads in a frame: single cards and columns of abutting cards, at any rotation.
 
 Edges are found on a reduced copy of the frame; closed outlines whose convex hull is close to a quadrilateral are
-kept, largest first, so a column's outline wins over the seams inside it. Splitting a column into cards is left to
+kept, largest first, so a column's outline wins over the seams inside it; an outline with one corner cut off (by
+glare, or dark art on a dark table) is offered last, with that corner put back. Splitting a column into cards is left to
 the pipeline, which tries the plausible splits and keeps the one the classifier believes.
 """
 from __future__ import annotations
@@ -36,6 +37,8 @@ BROKEN_OUTLINE_MIN_AREA = 3.0
 SMOOTH_FRACTION = 0.3  # the smallest card width we look for, as a fraction of the frame's long side
 OFF_TABLE_SOLIDITY = 0.7  # a region of colours the table lacks must fill this share of its hull to be a quad
 DUPLICATE_REACH = 0.15  # quads whose corners all lie this close (in short sides) are one outline found twice
+CUT_CORNER_SIDE = 0.7  # a five-sided hull's shortest side, at most this share of the next shortest, is a cut corner
+RESTORED_SUPPORT = 0.5  # a quad with its lost corner put back must lie this much on edges (the cut side does not)
 
 
 class Outlines(NamedTuple):
@@ -126,9 +129,11 @@ def _without_whiskers(contour, left: int, top: int, width: int, height: int) -> 
     return sorted(pieces, key=lambda piece: -piece[1])
 
 
-def _quad_from_contour(contour, limits, solidity: float | None = None, pieces: list | None = None):
+def _quad_from_contour(contour, limits, solidity: float | None = None, pieces: list | None = None,
+                       restored: list | None = None):
     """The area and corners of the quad the contour's largest piece outlines, if it may be a card or a column of
-    cards. If `pieces` is a list, the outline's other pieces as large as the smallest card are added to it."""
+    cards. If `pieces` is a list, the outline's other pieces as large as the smallest card are added to it; if
+    `restored` is, a quad with one corner put back is added to it where the outline had that corner cut off."""
     import cv2
 
     min_area, max_area, min_width = limits
@@ -147,26 +152,27 @@ def _quad_from_contour(contour, limits, solidity: float | None = None, pieces: l
     opened = opened[0][0]
     hull = cv2.convexHull(opened)
     hull_area = cv2.contourArea(hull)
-    found = _quad_from_hull(opened, hull, hull_area, limits, solidity)
+    found = _quad_from_hull(opened, hull, hull_area, limits, solidity, restored)
     if found is None and solidity is None and whole_area > BROKEN_OUTLINE_MIN_AREA * min_area and \
             hull_area < (1 - BROKEN_OUTLINE_LOSS) * whole_area:
         # An outline broken at a corner is no closed region, so opening keeps only the part the art closes; its
         # hull as traced may still be the card's or column's.
-        found = _quad_from_hull(contour, whole_hull, whole_area, limits, solidity)
+        found = _quad_from_hull(contour, whole_hull, whole_area, limits, solidity, restored)
     return found
 
 
-def _quad_from_piece(piece, limits, solidity: float | None):
+def _quad_from_piece(piece, limits, solidity: float | None, restored: list | None = None):
     """`_quad_from_hull` of one of the pieces that `_quad_from_contour` split off an outline."""
     import cv2
 
     hull = cv2.convexHull(piece)
-    return _quad_from_hull(piece, hull, cv2.contourArea(hull), limits, solidity)
+    return _quad_from_hull(piece, hull, cv2.contourArea(hull), limits, solidity, restored)
 
 
-def _quad_from_hull(contour, hull, hull_area: float, limits, solidity: float | None):
+def _quad_from_hull(contour, hull, hull_area: float, limits, solidity: float | None, restored: list | None = None):
     """The area and corners of the quad that the contour's convex hull (of area `hull_area`) is close to, if it may
-    be a card or a column of cards."""
+    be a card or a column of cards. Where it is not, but is a five-sided hull that such a quad with one corner cut
+    off would give, that quad (with the corner put back) is added to `restored`, if that is a list."""
     import cv2
 
     min_area, max_area, min_width = limits
@@ -181,6 +187,25 @@ def _quad_from_hull(contour, hull, hull_area: float, limits, solidity: float | N
         if len(approx) == 4:
             quad = approx.reshape(4, 2).astype(np.float64)
             break
+    area = _area_if_hull_fits(quad, hull_area, limits)
+    if area is not None:
+        return area, _refine_quad(hull, _order_quad(quad))
+    if restored is not None:
+        # Glare, or dark art on a dark table, can take a corner off a card's outline, and an irregular hull with a
+        # sizeable corner missing fits no quad; the card's quad is its two sides beside the cut, drawn on till they
+        # meet.
+        quad = _cut_corner_put_back(hull, perimeter)
+        area = _area_if_hull_fits(quad, hull_area, limits)
+        if area is not None:
+            restored.append((area, _order_quad(quad)))
+    return None
+
+
+def _area_if_hull_fits(quad: np.ndarray | None, hull_area: float, limits) -> float | None:
+    """The quad's area, if it is a convex quad of about the hull's area with sides a card or column could have."""
+    import cv2
+
+    min_area, max_area, min_width = limits
     if quad is None or not cv2.isContourConvex(quad.astype(np.float32)):
         return None
     quad_area = cv2.contourArea(quad.astype(np.float32))
@@ -190,7 +215,29 @@ def _quad_from_hull(contour, hull, hull_area: float, limits, solidity: float | N
     sides = np.sqrt((steps * steps).sum(axis=1))
     if sides.min() < 0.5 * min_width / CARD_ASPECT or sides.max() / sides.min() > 4.2:
         return None
-    return quad_area, _refine_quad(hull, _order_quad(quad))
+    return quad_area
+
+
+def _cut_corner_put_back(hull, perimeter: float) -> np.ndarray | None:
+    """The quad whose corner the shortest side of a five-sided hull cut off, if that side is at most CUT_CORNER_SIDE
+    of the next shortest: the sides on either side of it drawn on until they meet. None if the simplified hull has
+    no five sides, or no side that short."""
+    import cv2
+
+    for epsilon in (0.02, 0.03, 0.045):
+        approx = cv2.approxPolyDP(hull, epsilon * perimeter, True).reshape(-1, 2).astype(np.float64)
+        if len(approx) != 5:
+            continue
+        steps = np.roll(approx, -1, axis=0) - approx  # side i runs from vertex i to vertex i + 1
+        lengths = np.linalg.norm(steps, axis=1)
+        cut = int(np.argmin(lengths))
+        if lengths[cut] > CUT_CORNER_SIDE * np.sort(lengths)[1]:
+            return None
+        corner = _intersect((approx[cut - 1], steps[cut - 1]), (approx[(cut + 1) % 5], steps[(cut + 1) % 5]))
+        if corner is None:
+            return None
+        return np.array([corner if i == cut else approx[i] for i in range(5) if i != (cut + 1) % 5])
+    return None
 
 
 def _right_angled_corners(contour, min_side: float) -> list[Corner]:
@@ -245,17 +292,17 @@ def _off_table_contours(small: np.ndarray):
     return list(contours)
 
 
-def _off_table_quads(small: np.ndarray, limits, support: np.ndarray) -> list:
+def _off_table_quads(small: np.ndarray, limits, support: np.ndarray, restored: list | None = None) -> list:
     """The (area, quad)s outlined by regions of colours the table lacks, whose sides mostly lie on `support` (the
     dilated edges); also each piece that opening splits a region into (a card touching a neighbour or an arm by a
-    corner makes one region with it)."""
+    corner makes one region with it). Quads with a cut-off corner put back go to `restored`, if that is a list."""
     quads, pieces = [], []
     for contour in _off_table_contours(small):
-        quad = _quad_from_contour(contour, limits, solidity=OFF_TABLE_SOLIDITY, pieces=pieces)
+        quad = _quad_from_contour(contour, limits, solidity=OFF_TABLE_SOLIDITY, pieces=pieces, restored=restored)
         if quad is not None:
             quads.append(quad)
     for piece in pieces:
-        quad = _quad_from_piece(piece, limits, OFF_TABLE_SOLIDITY)
+        quad = _quad_from_piece(piece, limits, OFF_TABLE_SOLIDITY, restored)
         if quad is not None:
             quads.append(quad)
     return [quad for quad in quads if _edge_support(support, quad[1]) >= 0.5]
@@ -424,9 +471,10 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
     candidates = []
     corners: list[Corner] = []
     pieces = []
-    weak = []  # quads mostly off the edges, tried after all others
+    weak = []  # quads mostly off the edges, tried after those on them
+    restored = []  # quads with a corner their outline had cut off put back, tried last
     for contour in contours:
-        quad = _quad_from_contour(contour, limits, pieces=pieces)
+        quad = _quad_from_contour(contour, limits, pieces=pieces, restored=restored)
         if quad is None:
             corners += _large_outline_corners(contour, limits)
         elif _edge_support(support, quad[1]) >= 0.6:
@@ -435,7 +483,7 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
             weak.append(quad)  # a column whose far corner the outline cut across (dark art on a dark table)?
     # An arm's edge line can join two columns into one outline, which opening splits again: each piece may be one.
     for piece in pieces:
-        quad = _quad_from_piece(piece, limits, None)
+        quad = _quad_from_piece(piece, limits, None, restored)
         if quad is not None and _edge_support(support, quad[1]) >= 0.6:
             candidates.append(quad)
     # A fine table pattern (checks, grain) fires edges everywhere; blurred well below the card size it becomes a
@@ -444,17 +492,17 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
     coarse_edges = cv2.dilate(coarse_edges, np.ones((3, 3), np.uint8))
     coarse_contours, _ = cv2.findContours(coarse_edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     for contour in coarse_contours:
-        quad = _quad_from_contour(contour, limits)
+        quad = _quad_from_contour(contour, limits, restored=restored)
         if quad is not None and _edge_support(coarse_edges, quad[1]) >= 0.6:
             candidates.append(quad)
     # Textured tables (grain, checks) break the edge outlines; there, the colours the table does not have mark
     # the cards.
-    candidates += _off_table_quads(patterned, limits, support)
+    candidates += _off_table_quads(patterned, limits, support, restored)
     # On a patterned table these regions are the cards' own outlines, and an arm lying across a row of columns joins
     # them into one region (whose hull may even be a quad): their corners are the columns' free corners.
     region_contours = []
     for contour in _smooth_region_contours(patterned_gray):
-        quad = _quad_from_contour(contour, limits, solidity=0.6)
+        quad = _quad_from_contour(contour, limits, solidity=0.6, restored=restored)
         if quad is not None:
             candidates.append(quad)
         region_contours.append(contour)
@@ -462,7 +510,7 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
         # Large or faint checks survive the global filter around the cards; the lattice test outlines them sharply.
         outlines, _ = cv2.findContours(card_mask(patterned, pattern), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for contour in outlines:
-            quad = _quad_from_contour(contour, limits, solidity=0.7)
+            quad = _quad_from_contour(contour, limits, solidity=0.7, restored=restored)
             if quad is not None:
                 candidates.append(quad)
             region_contours.append(contour)
@@ -483,6 +531,10 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
         kept.append((area, quad))
     for area, quad in sorted(weak, key=lambda item: -item[0]):
         if not inside_any(quad.mean(axis=0), [other for _, other in kept]):
+            kept.append((area, quad))
+    for area, quad in sorted(restored, key=lambda item: -item[0]):
+        if _edge_support(support, quad) >= RESTORED_SUPPORT and \
+                not inside_any(quad.mean(axis=0), [other for _, other in kept]):
             kept.append((area, quad))
     quads = [_order_quad(q) / scale for _, q in kept]
     if scale < 0.9:

@@ -262,6 +262,10 @@ class Recogniser:
                 continue
             cards = [card for card in cards_over_outline(quad, size)
                      if in_frame(card, image.shape) and not _featureless(image, card)]
+            # A card laid over the outline has the nearest card's size (perspective makes cards differ across the
+            # frame) and the outline's corner error; a few pixels off its own edges it can read as no card (its badge
+            # cut off), so each is snapped onto the edges nearby before it is judged.
+            cards = [refine_at_full_resolution(full_gray(), card, SNAP_REACH * mean_sides(card)[1]) for card in cards]
             found = next(iter(self._lone_cards(image, cards, taken)), None)
             if found is None:
                 continue
