@@ -2,8 +2,8 @@
 
 Edges are found on a reduced copy of the frame; closed outlines whose convex hull is close to a quadrilateral are
 kept, largest first, so a column's outline wins over the seams inside it; an outline with one corner cut off (by
-glare, or dark art on a dark table) is offered last, with that corner put back. Splitting a column into cards is left to
-the pipeline, which tries the plausible splits and keeps the one the classifier believes.
+glare, or dark art on a dark table) is offered last, with that corner put back. Splitting a column into cards is
+left to the pipeline, which tries the plausible splits and keeps the one the classifier believes.
 """
 from __future__ import annotations
 
