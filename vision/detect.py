@@ -225,11 +225,12 @@ def _cut_corner_put_back(hull, perimeter: float) -> np.ndarray | None:
     import cv2
 
     for epsilon in (0.02, 0.03, 0.045):
-        approx = cv2.approxPolyDP(hull, epsilon * perimeter, True).reshape(-1, 2).astype(np.float64)
+        approx = cv2.approxPolyDP(hull, epsilon * perimeter, True)
         if len(approx) != 5:
             continue
-        steps = np.roll(approx, -1, axis=0) - approx  # side i runs from vertex i to vertex i + 1
-        lengths = np.linalg.norm(steps, axis=1)
+        approx = approx.reshape(5, 2).astype(np.float64)
+        steps = approx[[1, 2, 3, 4, 0]] - approx  # side i runs from vertex i to vertex i + 1
+        lengths = np.sqrt((steps * steps).sum(axis=1))  # numpy's per-call overhead is most of the cost of norms
         cut = int(np.argmin(lengths))
         if lengths[cut] > CUT_CORNER_SIDE * np.sort(lengths)[1]:
             return None

@@ -103,6 +103,21 @@ def _featureless(image: np.ndarray, corners: np.ndarray) -> bool:
     return float(sample.std()) < FEATURELESS_STD
 
 
+def _snapped_places(gray: np.ndarray, cards: list[np.ndarray]) -> list[np.ndarray]:
+    """Each card moved onto the strongest edges within SNAP_REACH of a card depth. A place laid both ways up comes
+    twice in a row, the second time turned half round (its corners from the opposite one): it is snapped once, since
+    snapping moves its sides the same whichever corner starts, and the snapped place turned with it."""
+    from .detect import refine_at_full_resolution
+
+    snapped: list[np.ndarray] = []
+    for i, card in enumerate(cards):
+        if i > 0 and np.array_equal(np.roll(cards[i - 1], 2, axis=0), card):
+            snapped.append(np.roll(snapped[-1], 2, axis=0))
+        else:
+            snapped.append(refine_at_full_resolution(gray, card, SNAP_REACH * mean_sides(card)[1]))
+    return snapped
+
+
 def _roughness(image: np.ndarray, corners: np.ndarray) -> float:
     """How grainy the quad's content is: printed art is smooth at this scale, sensor noise is not."""
     import cv2
@@ -265,7 +280,7 @@ class Recogniser:
             # A card laid over the outline has the nearest card's size (perspective makes cards differ across the
             # frame) and the outline's corner error; a few pixels off its own edges it can read as no card (its badge
             # cut off), so each is snapped onto the edges nearby before it is judged.
-            cards = [refine_at_full_resolution(full_gray(), card, SNAP_REACH * mean_sides(card)[1]) for card in cards]
+            cards = _snapped_places(full_gray(), cards)
             found = next(iter(self._lone_cards(image, cards, taken)), None)
             if found is None:
                 continue
