@@ -114,7 +114,7 @@ class Referee:
         start = len(self.game.events)
         error = self.game.check(move)
         settled = []
-        if error is not None and move.is_action:
+        if error is not None and (move.is_action or error.rule == "prompt.wrong-answer"):
             settled = self._settle_herald()
             if settled:
                 start = min(start, self._events_before_last)
@@ -131,8 +131,9 @@ class Referee:
         return Outcome(moves=moves, events=self.game.events[start:])
 
     def _settle_herald(self) -> list:
-        """The players moved on (an action button) while the engine still waits for Herald's last card: the
-        last picture must have been "that card discarded first, then the other placed". Re-read it so."""
+        """The players moved on (an action button, or the answer to a later prompt such as the next Herald's
+        reveal) while the engine still waits for Herald's last card: the last picture must have been "that card
+        discarded first, then the other placed". Re-read it so."""
         prompt = self.game.prompt
         first, last, self._events_before_last = self._last_observation
         if prompt is None or prompt.kind != "herald" or last != len(self.game.moves) or first >= last:
