@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import CARD_ASPECT
-from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, cards_over_outline, column_cards,
-                         column_neighbours, column_of_width, completed_variants, icon_centre, in_frame, inside_any,
-                         mean_sides, near_any, partial_column, quad_area, quad_corners, shortest_side, side_sized_cards,
-                         split_hypotheses)
+from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, cards_on_sides, cards_over_outline,
+                         column_cards, column_neighbours, column_of_width, completed_variants, icon_centre, in_frame,
+                         inside_any, mean_sides, near_any, partial_column, quad_area, quad_corners, shortest_side,
+                         side_sized_cards, split_hypotheses)
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -186,6 +186,8 @@ class Recogniser:
         def accept(points, card_probabilities) -> bool:
             if not card_shaped(points):
                 points, card_probabilities = self._reshaped(image, full_gray(), points, card_probabilities)
+            if not card_shaped(points):
+                points, card_probabilities = self._refitted(image, full_gray(), points, card_probabilities)
             if _roughness(image, points) > MAX_ROUGHNESS:
                 return False
             card = self._card(points, card_probabilities, factor)
@@ -473,6 +475,26 @@ class Recogniser:
         readings = self._read(image, candidates)
         best = int(np.argmax([p["card"][0] for p in readings]))
         if readings[best]["card"][0] < max(KEEP_CARD, probabilities["card"][0] - RESHAPE_MARGIN):
+            return points, probabilities
+        return candidates[best], readings[best]
+
+    def _refitted(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
+        """A card still misshapen once put back into shape (two or three of its corners off, as where a column's
+        outline was split aslant) replaced by the best-reading card laid on one of its sides (as laid, or snapped onto
+        the edges nearby), when that reads at least as surely as a card: the side by the badge is usually right, the
+        card having been found by its badge. Otherwise the card as it was."""
+        from .detect import refine_at_full_resolution
+
+        depth = shortest_side(points)
+        candidates = []
+        for card in cards_on_sides(points):
+            candidates += [place for place in (card, refine_at_full_resolution(gray, card, SNAP_REACH * depth))
+                           if card_shaped(place)]
+        if not candidates:
+            return points, probabilities
+        readings = self._read(image, candidates)
+        best = int(np.argmax([p["card"][0] for p in readings]))
+        if readings[best]["card"][0] < max(KEEP_CARD, probabilities["card"][0]):
             return points, probabilities
         return candidates[best], readings[best]
 

@@ -303,6 +303,28 @@ def card_shaped(card: np.ndarray) -> bool:
     return MIN_ASPECT < aspect < 1 / MIN_ASPECT
 
 
+def cards_on_sides(card: np.ndarray) -> list[np.ndarray]:
+    """For each side of a misshapen card (side i runs from its corner i to corner i + 1), the right-angled card in
+    the card's proportions that has that side and lies on the card's side of it, the same way up."""
+    middle = card.mean(axis=0)
+    cards = []
+    for i in range(4):
+        a, b = card[i], card[(i + 1) % 4]
+        along = b - a
+        length = float(np.linalg.norm(along))
+        if length < 1e-6:
+            continue
+        normal = np.array([-along[1], along[0]]) / length
+        if normal @ (middle - a) < 0:
+            normal = -normal
+        other = length / CARD_ASPECT if i % 2 == 0 else length * CARD_ASPECT
+        placed = np.empty((4, 2))
+        placed[i], placed[(i + 1) % 4] = a, b
+        placed[(i + 2) % 4], placed[(i + 3) % 4] = b + normal * other, a + normal * other
+        cards.append(placed)
+    return cards
+
+
 def column_neighbours(card: np.ndarray) -> list[np.ndarray]:
     """The places (own TL, TR, BR, BL) of the cards just above and just below `card` in its column."""
     top_left, top_right, bottom_right, bottom_left = card
