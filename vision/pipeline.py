@@ -33,6 +33,11 @@ SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may mov
 EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
 FEATURES = "features"  # key of a card's feature vector beside its probabilities
 ICON_UNSEEN = "icon unseen"  # key, beside them, set when the icon's place lay outside the outline the card was found by
+# A card read less surely than this (the stabiliser's bar) is read again laid on each of its sides; a reading there
+# that is a card at least AGAIN_CARD and AGAIN_GAIN surer gives it its facts.
+AGAIN_BELOW = 0.6
+AGAIN_CARD = 0.9
+AGAIN_GAIN = 0.1
 RESHAPE_TRIES = 2  # corners put back per misshapen card, best-placed first
 RESHAPE_MARGIN = 0.1  # a card put back into shape may read this much less surely as a card and still be taken
 FEATURELESS_STD = 14.0  # grey-level spread of a coarse sample below which a place holds no card (cards measure 14+)
@@ -351,6 +356,7 @@ class Recogniser:
                     partial.append(taken[-1])
         if seen and self.model.exemplars is not None:
             seen = self._by_exemplars(seen, readings_seen)
+            seen = self._read_again_on_sides(image, full_gray(), seen, taken, factor)
         if self.calibration is not None:
             from .geometry import assign
 
@@ -427,6 +433,40 @@ class Recogniser:
                 confidence = min(confidence, UNFAMILIAR_CONFIDENCE)
             read.append(dataclasses.replace(card, parts=PART_SETS[parts], ability=HEADS["ability"][ability],
                                             confidence=float(confidence)))
+        return read
+
+    def _read_again_on_sides(self, image: np.ndarray, gray: np.ndarray, seen: list[SeenCard], taken: list[np.ndarray],
+                             factor: float) -> list[SeenCard]:
+        """The cards read doubtfully (below AGAIN_BELOW) read again laid on each of their own sides, as laid and
+        snapped onto the edges nearby (a card placed a few percent of a card off, or found too large with a shadow
+        welded on, reads parts and ability from the wrong pixels). The best of those readings that read surely as
+        cards (AGAIN_CARD) replaces the card if it is AGAIN_GAIN surer, but with the card's own confidence: picked as
+        the surest of several readings, its confidence overstates it, and a card under a hand can find one sure wrong
+        reading among them."""
+        import dataclasses
+
+        from .detect import refine_at_full_resolution
+
+        read = list(seen)
+        for i, card in enumerate(seen):
+            if card.confidence >= AGAIN_BELOW:
+                continue
+            points, others = taken[i], taken[:i] + taken[i + 1:]
+            depth = shortest_side(points)
+            places = [place for laid in cards_on_sides(points)
+                      for place in (laid, refine_at_full_resolution(gray, laid, SNAP_REACH * depth))
+                      if card_shaped(place) and not inside_any(place.mean(axis=0), others)]
+            if not places:
+                continue
+            candidates = [(self._card(place, probabilities, factor), probabilities)
+                          for place, probabilities in zip(places, self._read(image, places))
+                          if probabilities["card"][0] >= AGAIN_CARD]
+            if not candidates:
+                continue
+            again = self._by_exemplars(*map(list, zip(*candidates)))
+            best = max(again, key=lambda each: each.confidence)
+            if best.confidence >= card.confidence + AGAIN_GAIN:
+                read[i] = dataclasses.replace(best, confidence=card.confidence)
         return read
 
     def _lone_cards(self, image: np.ndarray, candidates: list[np.ndarray], taken: list[np.ndarray],
