@@ -123,6 +123,16 @@ def _snapped_places(gray: np.ndarray, cards: list[np.ndarray]) -> list[np.ndarra
     return snapped
 
 
+def _laid_on_sides(gray: np.ndarray, card: np.ndarray) -> list[np.ndarray]:
+    """The cards laid on each side of a card (`cards_on_sides`), each as laid and snapped onto the edges nearby (a
+    side found a little off moves them all), those that are card-shaped."""
+    from .detect import refine_at_full_resolution
+
+    reach = SNAP_REACH * shortest_side(card)
+    return [place for laid in cards_on_sides(card) for place in (laid, refine_at_full_resolution(gray, laid, reach))
+            if card_shaped(place)]
+
+
 def _roughness(image: np.ndarray, corners: np.ndarray) -> float:
     """How grainy the quad's content is: printed art is smooth at this scale, sensor noise is not."""
     import cv2
@@ -445,17 +455,12 @@ class Recogniser:
         reading among them."""
         import dataclasses
 
-        from .detect import refine_at_full_resolution
-
         read = list(seen)
         for i, card in enumerate(seen):
             if card.confidence >= AGAIN_BELOW:
                 continue
-            points, others = taken[i], taken[:i] + taken[i + 1:]
-            depth = shortest_side(points)
-            places = [place for laid in cards_on_sides(points)
-                      for place in (laid, refine_at_full_resolution(gray, laid, SNAP_REACH * depth))
-                      if card_shaped(place) and not inside_any(place.mean(axis=0), others)]
+            others = taken[:i] + taken[i + 1:]
+            places = [place for place in _laid_on_sides(gray, taken[i]) if not inside_any(place.mean(axis=0), others)]
             if not places:
                 continue
             candidates = [(self._card(place, probabilities, factor), probabilities)
@@ -523,13 +528,7 @@ class Recogniser:
         outline was split aslant) replaced by the best-reading card laid on one of its sides (as laid, or snapped onto
         the edges nearby), when that reads at least as surely as a card: the side by the badge is usually right, the
         card having been found by its badge. Otherwise the card as it was."""
-        from .detect import refine_at_full_resolution
-
-        depth = shortest_side(points)
-        candidates = []
-        for card in cards_on_sides(points):
-            candidates += [place for place in (card, refine_at_full_resolution(gray, card, SNAP_REACH * depth))
-                           if card_shaped(place)]
+        candidates = _laid_on_sides(gray, points)
         if not candidates:
             return points, probabilities
         readings = self._read(image, candidates)

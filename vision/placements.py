@@ -304,8 +304,9 @@ def card_shaped(card: np.ndarray) -> bool:
 
 
 def cards_on_sides(card: np.ndarray) -> list[np.ndarray]:
-    """For each side of a misshapen card (side i runs from its corner i to corner i + 1), the right-angled card in
-    the card's proportions that has that side and lies on the card's side of it, the same way up."""
+    """For each side of a card found misshapen or a little off (side i runs from its corner i to corner i + 1), the
+    right-angled card in the card's proportions that has that side and lies on the card's side of it, the same way
+    up."""
     middle = card.mean(axis=0)
     cards = []
     for i in range(4):
