@@ -515,11 +515,17 @@ class Recogniser:
             variant = refine_at_full_resolution(gray, variant, SNAP_REACH * depth)
             if card_shaped(variant):
                 candidates.append(variant)
+        return self._surest_instead(image, candidates, points, probabilities, RESHAPE_MARGIN)
+
+    def _surest_instead(self, image: np.ndarray, candidates: list[np.ndarray], points: np.ndarray, probabilities: dict,
+                        margin: float = 0.0):
+        """The candidate place that reads surest as a card, with its reading, if it is a card (KEEP_CARD) read at
+        most `margin` less surely than the card at `points`; otherwise that card as it was."""
         if not candidates:
             return points, probabilities
         readings = self._read(image, candidates)
         best = int(np.argmax([p["card"][0] for p in readings]))
-        if readings[best]["card"][0] < max(KEEP_CARD, probabilities["card"][0] - RESHAPE_MARGIN):
+        if readings[best]["card"][0] < max(KEEP_CARD, probabilities["card"][0] - margin):
             return points, probabilities
         return candidates[best], readings[best]
 
@@ -528,14 +534,7 @@ class Recogniser:
         outline was split aslant) replaced by the best-reading card laid on one of its sides (as laid, or snapped onto
         the edges nearby), when that reads at least as surely as a card: the side by the badge is usually right, the
         card having been found by its badge. Otherwise the card as it was."""
-        candidates = _laid_on_sides(gray, points)
-        if not candidates:
-            return points, probabilities
-        readings = self._read(image, candidates)
-        best = int(np.argmax([p["card"][0] for p in readings]))
-        if readings[best]["card"][0] < max(KEEP_CARD, probabilities["card"][0]):
-            return points, probabilities
-        return candidates[best], readings[best]
+        return self._surest_instead(image, _laid_on_sides(gray, points), points, probabilities)
 
     def _snap_card(self, image: np.ndarray, full_gray, points: np.ndarray, probabilities: dict):
         """A doubtful card (reading below SNAP_CARD_BELOW as a card), its sides moved onto the nearest strong edges
