@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import CARD_ASPECT
-from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, cards_on_sides, cards_over_outline,
-                         column_cards, column_neighbours, column_of_width, completed_variants, icon_centre, in_frame,
-                         inside_any, mean_sides, near_any, partial_column, quad_area, quad_corners, shortest_side,
-                         side_sized_cards, split_hypotheses)
+from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, cards_on_sides,
+                         cards_over_outline, column_cards, column_neighbours, column_of_width, completed_variants,
+                         icon_centre, in_frame, inside_any, mean_sides, near_any, outline_side_sizes, partial_column,
+                         quad_area, quad_corners, shortest_side, side_sized_cards, split_hypotheses)
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -25,6 +25,9 @@ MAX_QUADS = 60
 # An outline of this share of the nearby cards' area that reads as no card may be the part of a card that stands out
 # from the table.
 PART_OF_CARD_AREA = (0.2, 0.85)
+# Cards sized by such an outline's own sides (where no card of the nearby size is found there) must hold it at least
+# this much: a sliver of a card beside a hand gives sides a card may have, and little of the card to read.
+SIDE_SIZED_OUTLINE_AREA = 0.4
 # How far (relative) the width of a column completed from an outline that reads as nothing may be from the nearest
 # card's: that card may lie across a tilted frame, up to 40% narrower or wider.
 COMPLETED_COLUMN_WIDTH_TOLERANCE = 0.4
@@ -42,11 +45,11 @@ RESHAPE_TRIES = 2  # corners put back per misshapen card, best-placed first
 RESHAPE_MARGIN = 0.1  # a card put back into shape may read this much less surely as a card and still be taken
 FEATURELESS_STD = 14.0  # grey-level spread of a coarse sample below which a place holds no card (cards measure 14+)
 LONGEST_COLUMN = 3  # cards in a whole creature: legs, torso and head
-MAX_NEIGHBOUR_TRIES = 8  # column neighbours of partly found columns tried per frame
+MAX_NEIGHBOUR_TRIES = 8  # column neighbours of found cards tried per frame, those of partly found columns first
 NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card already found are its own
 # Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, and
 # of outlines that are no quad at all (rarely a card's: most are the art's or the table's).
-CORNER_TRIES = {"quad": 6, "outline": 2}
+CORNER_TRIES = {"quad": 12, "outline": 4}
 # A place whose badge corner matches the printed badge figure less than this (normalised correlation) is no card
 # the right way up, and is not read further: on the training scenes half the places read are such, and of those
 # 1 in 2,000 read as a card at all.
@@ -286,19 +289,25 @@ class Recogniser:
                     partial.append(taken[-1])
         # An outline smaller than a card that reads as no card may be the part of one that stands out from the
         # table: the rest can be lost in a table of its own colour (dark art on a dark cloth, a white border on a
-        # pale one). Cards of the nearby size are laid over it from its squarest corners.
+        # pale one). Cards are laid over it from its squarest corners.
         for quad in unexplained:
             size = card_size_near(quad.mean(axis=0), taken)
-            if size is None or inside_any(quad.mean(axis=0), taken) or \
-                    not PART_OF_CARD_AREA[0] < quad_area(quad) / (size[0] * size[1]) < PART_OF_CARD_AREA[1]:
+            if size is None or inside_any(quad.mean(axis=0), taken):
                 continue
-            cards = [card for card in cards_over_outline(quad, size)
-                     if in_frame(card, image.shape) and not _featureless(image, card)]
-            # A card laid over the outline has the nearest card's size (perspective makes cards differ across the
-            # frame) and the outline's corner error; a few pixels off its own edges it can read as no card (its badge
-            # cut off), so each is snapped onto the edges nearby before it is judged.
-            cards = _snapped_places(full_gray(), cards)
-            found = next(iter(self._lone_cards(image, cards, taken)), None)
+            # First cards of the nearest card's size; where none is found, cards sized by the outline's own sides
+            # (perspective can make a card far from the nearest one a fifth larger or smaller).
+            found = None
+            for sizes, least in (([size], PART_OF_CARD_AREA[0]),
+                                 (outline_side_sizes(quad, size), SIDE_SIZED_OUTLINE_AREA)):
+                sizes = [each for each in sizes if least < quad_area(quad) / (each[0] * each[1]) < PART_OF_CARD_AREA[1]]
+                cards = [card for each in sizes for card in cards_over_outline(quad, each)
+                         if in_frame(card, image.shape) and not _featureless(image, card)]
+                # A card laid over the outline has the outline's corner error; a few pixels off its own edges it can
+                # read as no card (its badge cut off), so each is snapped onto the edges nearby before it is judged.
+                cards = _snapped_places(full_gray(), cards)
+                found = next(iter(self._lone_cards(image, cards, taken)), None)
+                if found is not None:
+                    break
             if found is None:
                 continue
             points, card_probabilities = self._snap_card(image, full_gray, *found)
@@ -342,7 +351,10 @@ class Recogniser:
         # neighbours in its column: the same card shape, one card depth up or down, facing the same way.
         # So may the cards of an outline shorter than a whole creature: on a dark table, or in glare, the rest of
         # its column may have left no outline, or one of its own.
+        # Last, the cards of columns read whole: where an arm or a neighbour was welded to a column's outline, its
+        # reading can be a card off, leaving a card of it beyond those found.
         partial += short
+        partial += [card for card in taken if not any(card is each for each in partial)]
         grown = 0
         while partial and grown < MAX_NEIGHBOUR_TRIES:
             points = partial.pop(0)

@@ -51,3 +51,20 @@ def lone_card_scene(needs_scans):
         return generator.render({0: [[card_id]]}, Conditions(**conditions))
 
     return make
+
+
+@pytest.fixture(scope="session")
+def turned_card():
+    """A maker of a right-angled card's own corners (TL, TR, BR, BL, clockwise in the image): (centre, width, angle in
+    radians) -> 4x2 array. Session-scoped, so hypothesis tests can take it."""
+    import numpy as np
+
+    from vision.cards import CARD_ASPECT
+
+    def make(centre, width: float, angle: float):
+        across = np.array([np.cos(angle), np.sin(angle)]) * width
+        down = np.array([-np.sin(angle), np.cos(angle)]) * width / CARD_ASPECT
+        top_left = np.asarray(centre, np.float64) - (across + down) / 2
+        return np.array([top_left, top_left + across, top_left + across + down, top_left + down])
+
+    return make

@@ -8,16 +8,8 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings, strategies as st
 
-from vision.cards import CARD_ASPECT, card_by_id
+from vision.cards import card_by_id
 from vision.pipeline import AGAIN_BELOW
-
-
-def _card(centre, width: float, angle: float) -> np.ndarray:
-    """A right-angled card's own corners (TL, TR, BR, BL, clockwise in the image) turned by `angle` radians."""
-    across = np.array([np.cos(angle), np.sin(angle)]) * width
-    down = np.array([-np.sin(angle), np.cos(angle)]) * width / CARD_ASPECT
-    top_left = np.asarray(centre, np.float64) - (across + down) / 2
-    return np.array([top_left, top_left + across, top_left + across + down, top_left + down])
 
 
 def _misshapen(card: np.ndarray, kept_side: int, slide: float, lean: float) -> np.ndarray:
@@ -34,10 +26,11 @@ def _misshapen(card: np.ndarray, kept_side: int, slide: float, lean: float) -> n
 
 @settings(max_examples=200, deadline=None)
 @given(st.floats(100, 400), st.floats(-np.pi, np.pi), st.integers(0, 3), st.floats(0.3, 0.7), st.floats(-0.3, 0.3))
-def test_one_card_laid_on_a_misshapen_cards_sides_is_the_card_whose_side_it_kept(width, angle, side, slide, lean):
+def test_one_card_laid_on_a_misshapen_cards_sides_is_the_card_whose_side_it_kept(turned_card, width, angle, side, slide,
+                                                                                 lean):
     from vision.placements import card_shaped, cards_on_sides
 
-    card = _card((500, 400), width, angle)
+    card = turned_card((500, 400), width, angle)
     misshapen = _misshapen(card, side, slide, lean)
     assume(not card_shaped(misshapen))  # slid a little along a short side, it may still be a card seen aslant
     laid = cards_on_sides(misshapen)
@@ -75,14 +68,14 @@ def test_a_card_found_misshapen_is_put_on_its_own_edges_and_read_right(recognise
     assert (seen.legion, seen.parts, seen.ability) == (card.legion, card.parts, card.ability)
 
 
-def test_a_misshapen_place_on_bare_table_is_left_as_it_was(recogniser, lone_card_scene):
+def test_a_misshapen_place_on_bare_table_is_left_as_it_was(recogniser, lone_card_scene, turned_card):
     import cv2
 
     scene = lone_card_scene(65, table="felt")
     height, width = scene.frame.shape[:2]
     card = scene.cards[0].corners
     # The same misshapen place a card's length away from the card, over nothing but felt.
-    elsewhere = _misshapen(_card((width / 2, height / 2), np.linalg.norm(card[1] - card[0]), 0.3), 1, 0.35, 0.2)
+    elsewhere = _misshapen(turned_card((width / 2, height / 2), np.linalg.norm(card[1] - card[0]), 0.3), 1, 0.35, 0.2)
     if np.linalg.norm(elsewhere.mean(axis=0) - card.mean(axis=0)) < 1.5 * np.linalg.norm(card[1] - card[0]):
         elsewhere += [width / 4, 0] if card.mean(axis=0)[0] < width / 2 else [-width / 4, 0]
     gray = cv2.cvtColor(scene.frame, cv2.COLOR_BGR2GRAY)
