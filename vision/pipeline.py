@@ -31,6 +31,9 @@ SIDE_SIZED_OUTLINE_AREA = 0.4
 # How far (relative) the width of a column completed from an outline that reads as nothing may be from the nearest
 # card's: that card may lie across a tilted frame, up to 40% narrower or wider.
 COMPLETED_COLUMN_WIDTH_TOLERANCE = 0.4
+# Completions of such an outline read, best-placed first: the corner cut off is not always the one whose completion
+# lies best on edges.
+COMPLETED_TRIES = 2
 SNAP_MIN_SCORE = 0.05  # an outline reading worse than this is dropped without snapping or partial readings
 SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may move onto a nearby edge
 EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
@@ -499,21 +502,22 @@ class Recogniser:
     def _completed_column(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray, size: tuple[float, float]):
         """The (corners, probabilities) of the cards of the quad with one corner put back where the other three put
         it, if the quad holds LOW_COLUMN_AREA of cards of the given size and its completion is a column about as wide
-        as them (COMPLETED_COLUMN_WIDTH_TOLERANCE) that reads as cards; None otherwise. Only the best-placed such
-        completion is read: the others rarely hold cards, and each costs a column's reading."""
+        as them (COMPLETED_COLUMN_WIDTH_TOLERANCE) that reads as cards; None otherwise. Only the COMPLETED_TRIES
+        best-placed such completions are read: the others rarely hold cards, and each costs a column's reading."""
         from .detect import refine_at_full_resolution
 
         if not LOW_COLUMN_AREA[0] < quad_area(quad) / (size[0] * size[1]) < LOW_COLUMN_AREA[1]:
             return None
-        variant = next((v for v in completed_variants(gray, quad)
-                        if column_of_width(v, size[0], COMPLETED_COLUMN_WIDTH_TOLERANCE)), None)
-        if variant is None:
-            return None
+        variants = [v for v in completed_variants(gray, quad)
+                    if column_of_width(v, size[0], COMPLETED_COLUMN_WIDTH_TOLERANCE)][:COMPLETED_TRIES]
         short_side = shortest_side(quad)
-        variant = refine_at_full_resolution(gray, variant, SNAP_REACH * short_side)
-        score, corners, probabilities = max(self._readings(image, variant, hypotheses=1), key=lambda r: r[0],
-                                            default=(0.0, [], []))
-        return list(zip(corners, probabilities)) if score >= ACCEPT_COLUMN else None
+        for variant in variants:
+            variant = refine_at_full_resolution(gray, variant, SNAP_REACH * short_side)
+            score, corners, probabilities = max(self._readings(image, variant, hypotheses=1), key=lambda r: r[0],
+                                                default=(0.0, [], []))
+            if score >= ACCEPT_COLUMN:
+                return list(zip(corners, probabilities))
+        return None
 
     def _reshaped(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict):
         """A card whose corners no camera could give one card (one corner pulled off by a neighbour, a shadow or
