@@ -299,18 +299,10 @@ class Recogniser:
                 continue
             # First cards of the nearest card's size; where none is found, cards sized by the outline's own sides
             # (perspective can make a card far from the nearest one a fifth larger or smaller).
-            found = None
-            for sizes, least in (([size], PART_OF_CARD_AREA[0]),
-                                 (outline_side_sizes(quad, size), SIDE_SIZED_OUTLINE_AREA)):
-                sizes = [each for each in sizes if least < quad_area(quad) / (each[0] * each[1]) < PART_OF_CARD_AREA[1]]
-                cards = [card for each in sizes for card in cards_over_outline(quad, each)
-                         if in_frame(card, image.shape) and not _featureless(image, card)]
-                # A card laid over the outline has the outline's corner error; a few pixels off its own edges it can
-                # read as no card (its badge cut off), so each is snapped onto the edges nearby before it is judged.
-                cards = _snapped_places(full_gray(), cards)
-                found = next(iter(self._lone_cards(image, cards, taken)), None)
-                if found is not None:
-                    break
+            found = self._card_over_outline(image, full_gray(), quad, [size], PART_OF_CARD_AREA[0], taken)
+            if found is None:
+                found = self._card_over_outline(image, full_gray(), quad, outline_side_sizes(quad, size),
+                                                SIDE_SIZED_OUTLINE_AREA, taken)
             if found is None:
                 continue
             points, card_probabilities = self._snap_card(image, full_gray, *found)
@@ -498,6 +490,19 @@ class Recogniser:
             return []
         found = list(zip(candidates, self._read(image, candidates)))
         return sorted([item for item in found if item[1]["card"][0] >= bar], key=lambda item: -item[1]["card"][0])
+
+    def _card_over_outline(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray,
+                           sizes: list[tuple[float, float]], least: float, taken: list[np.ndarray]):
+        """The (corners, probabilities) of the card surest to be one (LONE_CARD at least) among the cards of the given
+        sizes laid over an outline smaller than a card, of those sizes it fills more than `least` of
+        (PART_OF_CARD_AREA at most); None if none is."""
+        sizes = [each for each in sizes if least < quad_area(quad) / (each[0] * each[1]) < PART_OF_CARD_AREA[1]]
+        cards = [card for each in sizes for card in cards_over_outline(quad, each)
+                 if in_frame(card, image.shape) and not _featureless(image, card)]
+        # A card laid over the outline has the outline's corner error; a few pixels off its own edges it can read as
+        # no card (its badge cut off), so each is snapped onto the edges nearby before it is judged.
+        cards = _snapped_places(gray, cards)
+        return next(iter(self._lone_cards(image, cards, taken)), None)
 
     def _completed_column(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray, size: tuple[float, float]):
         """The (corners, probabilities) of the cards of the quad with one corner put back where the other three put

@@ -2,6 +2,7 @@
 "perspective from a tilted camera"). Each scene below is a training scene where such a card was missed: the
 generator's state before it is recorded, so the scene is drawn exactly as the training benchmark drew it."""
 import numpy as np
+import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from vision.cards import CARD_ASPECT, card_by_id, training_cards
@@ -26,38 +27,33 @@ def _found_right(recogniser, scene, card_id: int) -> bool:
                for seen in recogniser.scan(scene.frame).cards)
 
 
-def test_a_card_beyond_a_column_read_whole_is_found_as_its_neighbour(recogniser, needs_scans):
-    # Training seed 781, scene 6: card 57 (brown legs, herald) lay beyond the end of a column read as three whole
-    # cards, and was missed while only cards of partly found or short columns had their neighbours tried.
-    scene = _training_scene(232573780366961293928453772559024458588, 308938995523745016414812733391422731849, 1,
-                            2743632856)
-    assert _found_right(recogniser, scene, 57), "card 57 was not found, or not read right"
+# Each: the generator's state before the scene (PCG64 state, increment, has_uint32, uinteger) and the card missed.
+MISSED_CARDS = [
+    # Seed 781, scene 6: card 57 (brown legs, herald) lay beyond the end of a column read as three whole cards, and
+    # was missed while only cards of partly found or short columns had their neighbours tried.
+    pytest.param((232573780366961293928453772559024458588, 308938995523745016414812733391422731849, 1, 2743632856),
+                 57, id="beyond-a-column-read-whole"),
+    # Seed 782, scene 54: card 1 (blue head, scavenger) lies in a corner of an outline welded to other cards, and was
+    # missed while only six such corners were tried per frame.
+    pytest.param((85311698046038923065222730341219427128, 153719394137507445950895292351775034439, 1, 3680783733),
+                 1, id="in-a-late-corner-of-an-outline"),
+    # Seed 782, scene 30: card 4 (blue head, no ability) on a dark cloth left an outline of its lower half only, and
+    # the nearest card found (a fifth smaller, across the frame) gave the cards laid over it too small.
+    pytest.param((209419508749032483982571081378778739278, 153719394137507445950895292351775034439, 0, 2792143074),
+                 4, id="far-larger-than-the-nearest-card"),
+    # Seed 782, scene 25: card 70 (brown head, no ability) heads a column of two whose outline lost a corner; the
+    # completion lying best on edges moved another corner and read as nothing, and the right one, second best, was
+    # not read.
+    pytest.param((271972574781372331688557368591354789136, 153719394137507445950895292351775034439, 1, 1175782991),
+                 70, id="column-outline-completed-second-best"),
+]
 
 
-def test_a_card_in_a_late_corner_of_an_outline_that_read_as_nothing_is_found(recogniser, needs_scans):
-    # Training seed 782, scene 54: card 1 (blue head, scavenger) lies in a corner of an outline welded to other cards,
-    # and was missed while only six such corners were tried per frame.
-    scene = _training_scene(85311698046038923065222730341219427128, 153719394137507445950895292351775034439, 1,
-                            3680783733)
-    assert _found_right(recogniser, scene, 1), "card 1 was not found, or not read right"
+@pytest.mark.parametrize("generator_state, card_id", MISSED_CARDS)
+def test_a_card_missed_on_a_training_scene_is_found_and_read_right(recogniser, needs_scans, generator_state, card_id):
+    scene = _training_scene(*generator_state)
+    assert _found_right(recogniser, scene, card_id), f"card {card_id} was not found, or not read right"
 
-
-def test_a_card_far_larger_than_the_nearest_is_found_by_its_outlines_sides(recogniser, needs_scans):
-    # Training seed 782, scene 30: card 4 (blue head, no ability) on a dark cloth left an outline of its lower half
-    # only, and the nearest card found (a fifth smaller, across the frame) gave the cards laid over it too small.
-    scene = _training_scene(209419508749032483982571081378778739278, 153719394137507445950895292351775034439, 0,
-                            2792143074)
-    assert _found_right(recogniser, scene, 4), "card 4 was not found, or not read right"
-
-
-
-def test_a_column_whose_outline_lost_a_corner_is_read_from_its_second_best_completion(recogniser, needs_scans):
-    # Training seed 782, scene 25: card 70 (brown head, no ability) heads a column of two whose outline lost a corner;
-    # the completion lying best on edges moved another corner and read as nothing, and the right one, second best,
-    # was not read.
-    scene = _training_scene(271972574781372331688557368591354789136, 153719394137507445950895292351775034439, 1,
-                            1175782991)
-    assert _found_right(recogniser, scene, 70), "card 70 was not found, or not read right"
 
 @settings(max_examples=200, deadline=None)
 @given(st.floats(100, 400), st.floats(-np.pi, np.pi), st.floats(0.3, 0.8), st.floats(-0.15, 0.15),
