@@ -8,10 +8,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import CARD_ASPECT
-from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, cards_on_sides,
-                         cards_over_outline, column_cards, column_neighbours, column_of_width, completed_variants,
-                         icon_centre, in_frame, inside_any, mean_sides, near_any, outline_side_sizes, partial_column,
-                         quad_area, quad_corners, shortest_side, side_sized_cards, split_hypotheses)
+from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, cards_at_edge_corner,
+                         cards_on_sides, cards_over_outline, column_cards, column_neighbours, column_of_width,
+                         completed_variants, icon_centre, in_frame, inside_any, mean_sides, near_any,
+                         outline_side_sizes, partial_column, quad_area, quad_corners, shortest_side, side_sized_cards,
+                         split_hypotheses)
+from .segments import segment_corners
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -53,6 +55,12 @@ NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card alrea
 # Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, and
 # of outlines that are no quad at all (rarely a card's: most are the art's or the table's).
 CORNER_TRIES = {"quad": 12, "outline": 4}
+# Straight edges are looked for around this many outlines that explained nothing per frame, and cards laid from this
+# many of the corners they make (each costs up to four readings), at most SEGMENT_CORNERS_PER_REGION around each: the
+# deck's printed back alone makes dozens.
+SEGMENT_REGIONS = 4
+SEGMENT_CORNERS = 12
+SEGMENT_CORNERS_PER_REGION = 4
 # A place whose badge corner matches the printed badge figure less than this (normalised correlation) is no card
 # the right way up, and is not read further: on the training scenes half the places read are such, and of those
 # 1 in 2,000 read as a card at all.
@@ -340,6 +348,33 @@ class Recogniser:
                 cards = [card for card in cards if not _featureless(image, card)]  # bare table: not worth a reading
                 bar = SIDE_SIZED_CARD if by_side else LONE_CARD
                 found = next(iter(self._lone_cards(image, cards, taken, bar)), None)
+                if found is not None and accept(*found):
+                    partial.append(taken[-1])
+        # Around the outlines that explained nothing, a card's edges can still be straight lines where its outline
+        # was lost (a pale card on a pale cloth) or ran into an arm or the next column: cards of the nearest card's
+        # size are laid from the corners two such lines make, the squarest first.
+        regions = [quad.mean(axis=0) for quad in unexplained] + [corner.point for corner in outlines.corners]
+        looked = corners_tried = 0
+        for around in regions:
+            size = card_size_near(around, taken)
+            if size is None or looked >= SEGMENT_REGIONS or corners_tried >= SEGMENT_CORNERS:
+                break
+            if inside_any(around, taken) or near_any(around, taken, NEAR_TAKEN * size[1]):
+                continue
+            looked += 1
+            tried_here = 0
+            for corner in sorted(segment_corners(full_gray(), around, size[1]), key=lambda corner: corner.skew):
+                if tried_here >= SEGMENT_CORNERS_PER_REGION or corners_tried >= SEGMENT_CORNERS:
+                    break
+                if near_any(corner.point, taken, NEAR_TAKEN * size[1]):
+                    continue  # a corner of a card already found
+                cards = [card for card in cards_at_edge_corner(corner, size) if in_frame(card, image.shape)
+                         and not inside_any(card.mean(axis=0), taken) and not _featureless(image, card)]
+                if not cards:
+                    continue
+                tried_here += 1
+                corners_tried += 1
+                found = next(iter(self._lone_cards(image, cards, taken)), None)
                 if found is not None and accept(*found):
                     partial.append(taken[-1])
         # A card found without its whole column's outline (the rest under a hand, or welded to it) may have

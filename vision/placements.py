@@ -232,6 +232,13 @@ def cards_at_corner(corner: Corner, size: tuple[float, float]) -> list[np.ndarra
     return _cards_from_corner(corner, size, holds_most_of_it)
 
 
+def cards_at_edge_corner(corner: Corner, size: tuple[float, float]) -> list[np.ndarray]:
+    """The cards of the frame's card size that could lie in a corner two straight edges make (`vision.segments`),
+    along either edge, either way up. An edge can stop well short of the card's next corner (art of the table's
+    colour, a hand over it), so its length rules out none of them."""
+    return _cards_from_corner(corner, size, lambda *lengths: True)
+
+
 def cards_over_outline(quad: np.ndarray, size: tuple[float, float]) -> list[np.ndarray]:
     """The cards of the frame's card size that could hold an outline smaller than a card (the rest of the card
     lost in a table of its own colour: dark art on a dark cloth, a white border on a pale one): laid from the

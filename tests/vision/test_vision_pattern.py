@@ -80,7 +80,11 @@ def test_a_checked_cloth_becomes_plain_and_the_card_stays(check, checked_cloth):
 
 
 def test_removing_the_pattern_finds_more_real_cards_on_checked_cloth(recogniser, needs_scans, monkeypatch):
-    from vision import bench, detect
+    from vision import bench, detect, pipeline
+
+    # The cards laid from straight edges, last, find some of the cards whose outlines the checks hid; they are off
+    # in both runs, so that what is measured is the outlines the pattern's removal gives.
+    monkeypatch.setattr(pipeline, "SEGMENT_REGIONS", 0)
     from vision.cards import training_cards
     from vision.synthetic import SceneGenerator
 
