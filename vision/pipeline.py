@@ -61,6 +61,9 @@ CORNER_TRIES = {"quad": 12, "outline": 4}
 SEGMENT_REGIONS = 4
 SEGMENT_CORNERS = 12
 SEGMENT_CORNERS_PER_REGION = 4
+# A card laid from edges must read at least this surely as a card: a hand's edge makes corners too, and a card more than
+# half under a hand, laid there and read at 0.95, was reported confidently with the wrong legion.
+EDGE_CORNER_CARD = 0.97
 # A place whose badge corner matches the printed badge figure less than this (normalised correlation) is no card
 # the right way up, and is not read further: on the training scenes half the places read are such, and of those
 # 1 in 2,000 read as a card at all.
@@ -374,7 +377,7 @@ class Recogniser:
                     continue
                 tried_here += 1
                 corners_tried += 1
-                found = next(iter(self._lone_cards(image, cards, taken)), None)
+                found = next(iter(self._lone_cards(image, cards, taken, EDGE_CORNER_CARD)), None)
                 if found is not None and accept(*found):
                     partial.append(taken[-1])
         # A card found without its whole column's outline (the rest under a hand, or welded to it) may have

@@ -11,10 +11,10 @@ import numpy as np
 from .placements import Corner
 
 SEGMENT_SCALE = 0.5  # segments are found in a copy of the region this size (a quarter of the pixels and of the time)
-MIN_SEGMENT = 0.35  # the shortest segment that may be a card's side, in card depths
+MIN_SEGMENT = 0.3  # the shortest segment that may be a card's side, in card depths
 CORNER_GAP = 0.12  # how far (in card depths) a segment may end from the corner it makes with another
 MAX_SEGMENT_COSINE = 0.35  # segments meeting between about 70 and 110 degrees may be a card's sides
-REGION_MARGIN = 1.1  # how far (in card depths) from the point looked around (an outline's middle or corner) segments count
+REGION_MARGIN = 1.1  # segments are looked for within this many card depths of an outline's middle or corner
 
 
 def _detector():
