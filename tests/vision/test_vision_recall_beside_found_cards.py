@@ -17,14 +17,20 @@ def _training_scene(state: int, increment: int, has_uint32: int, uinteger: int):
     return generator.random_scene(width_range=(140.0, 330.0))
 
 
-def _found_right(recogniser, scene, card_id: int) -> bool:
-    """Whether the card is reported where it lies (its middle within a tenth of its width) with its own facts."""
+def _reported_near(recogniser, scene, card_id: int, reach: float) -> list[tuple[object, bool]]:
+    """The cards reported with their middle within `reach` of the card's width of where it lies, each with whether its
+    facts are the card's own."""
     truth = next(each for each in scene.cards if each.card_id == card_id)
     card = card_by_id(card_id)
     middle = truth.corners.mean(axis=0)
-    return any(np.linalg.norm(np.asarray(seen.corners).mean(axis=0) - middle) < 0.1 * truth.width_px
-               and (seen.legion, seen.parts, seen.ability) == (card.legion, card.parts, card.ability)
-               for seen in recogniser.scan(scene.frame).cards)
+    return [(seen, (seen.legion, seen.parts, seen.ability) == (card.legion, card.parts, card.ability))
+            for seen in recogniser.scan(scene.frame).cards
+            if np.linalg.norm(np.asarray(seen.corners).mean(axis=0) - middle) < reach * truth.width_px]
+
+
+def _found_right(recogniser, scene, card_id: int) -> bool:
+    """Whether the card is reported where it lies (its middle within a tenth of its width) with its own facts."""
+    return any(right for _, right in _reported_near(recogniser, scene, card_id, 0.1))
 
 
 # Each: the generator's state before the scene (PCG64 state, increment, has_uint32, uinteger) and the card missed.
@@ -84,14 +90,8 @@ def test_a_card_mostly_under_a_hand_is_not_reported_surely_with_wrong_facts(reco
 
     scene = _training_scene(331164918406397930918707355684262413523, 122776158246000774956055772500854245047, 1,
                             1447941329)
-    truth = next(each for each in scene.cards if each.card_id == 17)
-    assert truth.occluded
-    card = card_by_id(17)
-    middle = truth.corners.mean(axis=0)
-    near = [seen for seen in recogniser.scan(scene.frame).cards
-            if np.linalg.norm(np.asarray(seen.corners).mean(axis=0) - middle) < 0.3 * truth.width_px]
-    assert all((seen.legion, seen.parts, seen.ability) == (card.legion, card.parts, card.ability)
-               or seen.confidence < CONFIDENT for seen in near)
+    assert next(each for each in scene.cards if each.card_id == 17).occluded
+    assert all(right or seen.confidence < CONFIDENT for seen, right in _reported_near(recogniser, scene, 17, 0.3))
 
 
 @settings(max_examples=200, deadline=None)
