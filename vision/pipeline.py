@@ -12,7 +12,7 @@ from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_c
                          cards_on_sides, cards_over_outline, column_cards, column_neighbours, column_of_width,
                          completed_variants, icon_centre, in_frame, inside_any, mean_sides, near_any,
                          outline_side_sizes, partial_column, quad_area, quad_corners, shortest_side, side_sized_cards,
-                         split_hypotheses)
+                         split_hypotheses, turned_neighbours)
 from .segments import segment_corners
 from .table_state import SeenCard
 
@@ -51,6 +51,10 @@ RESHAPE_MARGIN = 0.1  # a card put back into shape may read this much less surel
 FEATURELESS_STD = 14.0  # grey-level spread of a coarse sample below which a place holds no card (cards measure 14+)
 LONGEST_COLUMN = 3  # cards in a whole creature: legs, torso and head
 MAX_NEIGHBOUR_TRIES = 8  # column neighbours of found cards tried per frame, those of partly found columns first
+# A column neighbour that reads as no card is read again turned by these angles about the edge it shares with its card
+# (a card found a few degrees off puts its neighbour's far end twice as far off), and taken if it reads this surely.
+TURNED_DEGREES = (-6, -3, 3, 6)
+TURNED_CARD = 0.97
 NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card already found are its own
 # Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, and
 # of outlines that are no quad at all (rarely a card's: most are the art's or the table's).
@@ -148,6 +152,17 @@ def _laid_on_sides(gray: np.ndarray, card: np.ndarray) -> list[np.ndarray]:
     reach = SNAP_REACH * shortest_side(card)
     return [place for laid in cards_on_sides(card) for place in (laid, refine_at_full_resolution(gray, laid, reach))
             if card_shaped(place)]
+
+
+def _turned_places(gray: np.ndarray, card: np.ndarray, unsnapped: np.ndarray, neighbour: np.ndarray,
+                   shape) -> list[np.ndarray]:
+    """Where a column neighbour of `card` that read as no card is read again: turned by TURNED_DEGREES about the edge
+    it shares with the card, and beside the card as it was found (`unsnapped`) if snapping moved it; each snapped
+    onto the edges nearby, those card-shaped and in the frame."""
+    places = turned_neighbours(card, neighbour, TURNED_DEGREES)
+    if np.abs(unsnapped - card).max() > 1.0:
+        places.append(min(column_neighbours(unsnapped), key=lambda other: np.abs(other - neighbour).max()))
+    return [place for place in _snapped_places(gray, places) if in_frame(place, shape) and card_shaped(place)]
 
 
 def _roughness(image: np.ndarray, corners: np.ndarray) -> float:
@@ -392,6 +407,7 @@ class Recogniser:
         while partial and grown < MAX_NEIGHBOUR_TRIES:
             points = partial.pop(0)
             # A card read surely can still be placed a few pixels off; its neighbours would be twice as far off.
+            unsnapped = points
             snapped = refine_at_full_resolution(full_gray(), points, SNAP_REACH * mean_sides(points)[1])
             if card_shaped(snapped):
                 points = snapped
@@ -405,8 +421,13 @@ class Recogniser:
                 grown += 1
                 # Snapped before it is judged: a neighbour inherits its card's corner error, and a card a few
                 # pixels off its own edges can read as no card (its badge or icon cut off).
+                laid = neighbour
                 card_probabilities = self._read(image, [neighbour])[0]
                 neighbour, card_probabilities = self._snap_card(image, full_gray, neighbour, card_probabilities)
+                if card_probabilities["card"][0] < LONE_CARD:
+                    turned = _turned_places(full_gray(), points, unsnapped, laid, image.shape)
+                    neighbour, card_probabilities = self._surest_instead(image, turned, neighbour, card_probabilities,
+                                                                         least=TURNED_CARD)
                 if card_probabilities["card"][0] >= LONE_CARD and accept(neighbour, card_probabilities):
                     partial.append(taken[-1])
         if seen and self.model.exemplars is not None:
@@ -577,14 +598,14 @@ class Recogniser:
         return self._surest_instead(image, candidates, points, probabilities, RESHAPE_MARGIN)
 
     def _surest_instead(self, image: np.ndarray, candidates: list[np.ndarray], points: np.ndarray, probabilities: dict,
-                        margin: float = 0.0):
-        """The candidate place that reads surest as a card, with its reading, if it is a card (KEEP_CARD) read at
-        most `margin` less surely than the card at `points`; otherwise that card as it was."""
+                        margin: float = 0.0, least: float = KEEP_CARD):
+        """The candidate place that reads surest as a card, with its reading, if it reads at least `least` as a card
+        and at most `margin` less surely than the card at `points`; otherwise that card as it was."""
         if not candidates:
             return points, probabilities
         readings = self._read(image, candidates)
         best = int(np.argmax([p["card"][0] for p in readings]))
-        if readings[best]["card"][0] < max(KEEP_CARD, probabilities["card"][0] - margin):
+        if readings[best]["card"][0] < max(least, probabilities["card"][0] - margin):
             return points, probabilities
         return candidates[best], readings[best]
 

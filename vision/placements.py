@@ -355,6 +355,19 @@ def column_neighbours(card: np.ndarray) -> list[np.ndarray]:
     return [above, below]
 
 
+def turned_neighbours(card: np.ndarray, neighbour: np.ndarray, degrees) -> list[np.ndarray]:
+    """The neighbour beside `card` in its column turned by each of `degrees` about the middle of its side nearest the
+    card (the side they share): where the card was found a few degrees off, its neighbour's far end is off twice as
+    much."""
+    middles = (neighbour + np.roll(neighbour, -1, axis=0)) / 2
+    pivot = middles[np.argmin(np.linalg.norm(middles - card.mean(axis=0), axis=1))]
+    turned = []
+    for angle in np.radians(degrees):
+        rotation = np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        turned.append((neighbour - pivot) @ rotation.T + pivot)
+    return turned
+
+
 def in_frame(card: np.ndarray, shape) -> bool:
     """Whether the whole card lies inside the frame: a place reaching past its edge is read with the edge's pixels
     drawn out, and such a reading can pass for a card."""

@@ -8,6 +8,7 @@ import dataclasses
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from vision.cards import CARD_ASPECT, all_cards, card_by_id, heldout_cards
 from vision.synthetic import Conditions, SceneGenerator
@@ -145,6 +146,27 @@ def test_a_column_neighbour_laid_a_little_off_is_snapped_onto_its_edges_before_i
 
     monkeypatch.setattr(vision.pipeline, "column_neighbours", laid_off)
     assert _found(recogniser, scene, column + lone)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(100, 400), st.floats(-np.pi, np.pi), st.floats(-10, 10), st.booleans())
+def test_a_neighbour_laid_from_a_card_found_askew_is_turned_back_into_place(turned_card, width, angle, askew, above):
+    """A card found `askew` degrees off (turned about the middle of its side by its neighbour) lays that neighbour
+    turned as much about their shared side; turned back by as many degrees, it is where the neighbour lies."""
+    from vision.placements import column_neighbours, turned_neighbours
+
+    card = turned_card((500, 400), width, angle)
+    neighbour = column_neighbours(card)[0 if above else 1]
+    found = turned_neighbours(neighbour, card, [askew])[0]
+    laid = column_neighbours(found)[0 if above else 1]
+    back, = turned_neighbours(found, laid, [-askew])
+    assert np.abs(back - neighbour).max() < 1e-6 * width
+    # Turning keeps the middle of the side shared with the card where it was, and the neighbour's shape.
+    turned, = turned_neighbours(card, neighbour, [askew])
+    shared = [2, 3] if above else [0, 1]
+    assert np.abs(turned[shared].mean(axis=0) - neighbour[shared].mean(axis=0)).max() < 1e-6 * width
+    sides = lambda quad: np.linalg.norm(quad - np.roll(quad, 1, axis=0), axis=1)
+    assert np.allclose(sides(turned), sides(neighbour))
 
 
 def test_an_outline_broken_at_a_corner_is_still_taken_for_a_quad():
