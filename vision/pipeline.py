@@ -72,6 +72,10 @@ EDGE_CORNER_CARD = 0.97
 # the right way up, and is not read further: on the training scenes half the places read are such, and of those
 # 1 in 2,000 read as a card at all.
 BADGE_GATE = 0.3
+# A place that must read as a card on its own (no column's outline vouches for it) must match the badge figure this
+# much better: on three training seeds, 1 in 3,750 places matching between the two gates read as such a card, and
+# skipping them changed no reading on the training scenes while computing 13% fewer features.
+LONE_GATE_RISE = 0.15
 MAX_CARD_FRACTION = 0.3  # the widest card, as a share of the frame's long side (the narrowest is the detector's)
 # An outline that reads as nothing has a corner put back only if it holds this many of the nearby cards (areas):
 # less is a fragment of art or table, more is no column.
@@ -454,13 +458,15 @@ class Recogniser:
                     return readings
         return readings
 
-    def _read(self, image: np.ndarray, cards: list[np.ndarray]) -> list[dict]:
+    def _read(self, image: np.ndarray, cards: list[np.ndarray], gate: float | None = None) -> list[dict]:
         """Per card (corners): the model's probabilities per head, and its feature vector under FEATURES. A place
-        whose badge corner does not look like a badge reads as no card, unread."""
+        whose badge corner matches the badge figure less than `gate` (the model's badge gate unless given) reads as
+        no card, unread."""
         from .features import badge_fit, card_features
 
+        gate = self.badge_gate if gate is None else gate
         fits = [badge_fit(image, c) for c in cards]
-        passes = [match >= self.badge_gate for match, _ in fits]  # False for NaN too, from a flat place
+        passes = [match >= gate for match, _ in fits]  # False for NaN too, from a flat place
         blank = np.zeros(self.model.feature_count, np.float32)
         if not any(passes):  # the common case: no card at all, and the model's answer for it is known
             return [{head: values.copy() for head, values in self._unread.items()} | {FEATURES: blank.copy()}
@@ -547,7 +553,7 @@ class Recogniser:
         candidates = [c for c in candidates if not inside_any(c.mean(axis=0), taken)]
         if not candidates:
             return []
-        found = list(zip(candidates, self._read(image, candidates)))
+        found = list(zip(candidates, self._read(image, candidates, self.badge_gate + LONE_GATE_RISE)))
         return sorted([item for item in found if item[1]["card"][0] >= bar], key=lambda item: -item[1]["card"][0])
 
     def _card_over_outline(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray,

@@ -1,5 +1,6 @@
 """The badge gate: a place whose badge corner shows no badge figure reads as no card without its features being
-computed (half the places the pipeline reads are such), and a taught model keeps reading its own cards."""
+computed (half the places the pipeline reads are such), a place that must read as a card on its own must match it
+better, and a taught model keeps reading its own cards."""
 import numpy as np
 import pytest
 
@@ -39,6 +40,25 @@ def test_places_without_a_badge_read_as_no_card_and_only_cards_are_read_in_full(
     assert readings[0]["card"][0] > 0.9
     assert readings[1]["card"][0] == 0.0 and readings[2]["card"][0] == 0.0
     assert len(calls) == 1 and np.allclose(calls[0], card)
+
+
+def test_a_place_that_must_read_as_a_card_on_its_own_must_match_the_badge_better(recogniser, monkeypatch):
+    """Places laid with no column's outline behind them (vision.pipeline.LONE_GATE_RISE): one matching the badge
+    figure above the gate but below the raised one is read in full within a column, and read as no card alone."""
+    import vision.features
+    from vision.pipeline import LONE_GATE_RISE
+
+    scene = _standin_scene()
+    card = scene.cards[2].corners
+    real_fit = vision.features.badge_fit
+    between = recogniser.badge_gate + LONE_GATE_RISE / 2
+    monkeypatch.setattr(vision.features, "badge_fit", lambda frame, corners: (between, real_fit(frame, corners)[1]))
+    calls = _counting_features(monkeypatch)
+
+    assert recogniser._read(scene.frame, [card])[0]["card"][0] > 0.9
+    assert len(calls) == 1
+    assert recogniser._lone_cards(scene.frame, [card], []) == []
+    assert len(calls) == 1  # not read in full
 
 
 def test_the_gate_passes_the_badge_offset_it_found_on_to_the_features():
