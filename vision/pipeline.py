@@ -158,14 +158,13 @@ def _laid_on_sides(gray: np.ndarray, card: np.ndarray) -> list[np.ndarray]:
             if card_shaped(place)]
 
 
-def _turned_places(gray: np.ndarray, card: np.ndarray, unsnapped: np.ndarray, neighbour: np.ndarray,
-                   shape) -> list[np.ndarray]:
-    """Where a column neighbour of `card` that read as no card is read again: turned by TURNED_DEGREES about the edge
-    it shares with the card, and beside the card as it was found (`unsnapped`) if snapping moved it; each snapped
-    onto the edges nearby, those card-shaped and in the frame."""
-    places = turned_neighbours(card, neighbour, TURNED_DEGREES)
+def _turned_places(gray: np.ndarray, card: np.ndarray, unsnapped: np.ndarray, side: int, shape) -> list[np.ndarray]:
+    """Where the column neighbour of `card` on `side` (its index in `column_neighbours`) that read as no card is read
+    again: turned by TURNED_DEGREES about the edge it shares with the card, and beside the card as it was found
+    (`unsnapped`) if snapping moved it; each snapped onto the edges nearby, those card-shaped and in the frame."""
+    places = turned_neighbours(card, column_neighbours(card)[side], TURNED_DEGREES)
     if np.abs(unsnapped - card).max() > 1.0:
-        places.append(min(column_neighbours(unsnapped), key=lambda other: np.abs(other - neighbour).max()))
+        places.append(column_neighbours(unsnapped)[side])
     return [place for place in _snapped_places(gray, places) if in_frame(place, shape) and card_shaped(place)]
 
 
@@ -415,7 +414,7 @@ class Recogniser:
             snapped = refine_at_full_resolution(full_gray(), points, SNAP_REACH * mean_sides(points)[1])
             if card_shaped(snapped):
                 points = snapped
-            for neighbour in column_neighbours(points):
+            for side, neighbour in enumerate(column_neighbours(points)):
                 if grown >= MAX_NEIGHBOUR_TRIES or not in_frame(neighbour, image.shape):
                     continue
                 if inside_any(neighbour.mean(axis=0), taken):
@@ -425,11 +424,10 @@ class Recogniser:
                 grown += 1
                 # Snapped before it is judged: a neighbour inherits its card's corner error, and a card a few
                 # pixels off its own edges can read as no card (its badge or icon cut off).
-                laid = neighbour
                 card_probabilities = self._read(image, [neighbour])[0]
                 neighbour, card_probabilities = self._snap_card(image, full_gray, neighbour, card_probabilities)
                 if card_probabilities["card"][0] < LONE_CARD:
-                    turned = _turned_places(full_gray(), points, unsnapped, laid, image.shape)
+                    turned = _turned_places(full_gray(), points, unsnapped, side, image.shape)
                     neighbour, card_probabilities = self._surest_instead(image, turned, neighbour, card_probabilities,
                                                                          least=TURNED_CARD)
                 if card_probabilities["card"][0] >= LONE_CARD and accept(neighbour, card_probabilities):
