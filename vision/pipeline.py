@@ -9,8 +9,8 @@ import numpy as np
 
 from .cards import CARD_ASPECT
 from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, cards_at_edge_corner,
-                         cards_on_sides, cards_over_outline, column_cards, column_neighbours, column_of_width,
-                         completed_variants, icon_centre, in_frame, inside_any, mean_sides, near_any,
+                         cards_on_sides, cards_over_outline, cards_resized, column_cards, column_neighbours,
+                         column_of_width, completed_variants, icon_centre, in_frame, inside_any, mean_sides, near_any,
                          outline_side_sizes, partial_column, quad_area, quad_corners, shortest_side, side_sized_cards,
                          split_hypotheses, turned_neighbours)
 from .segments import segment_corners
@@ -55,6 +55,9 @@ MAX_NEIGHBOUR_TRIES = 8  # column neighbours of found cards tried per frame, tho
 # (a card found a few degrees off puts its neighbour's far end twice as far off), and taken if it reads this surely.
 TURNED_DEGREES = (-6, -3, 3, 6)
 TURNED_CARD = 0.97
+# A card whose width or depth differs by more than this share from the nearest other card's is also laid again at
+# that card's size (perspective makes neighbouring cards differ by a few percent only).
+RESIZE_OFF = 0.08
 NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card already found are its own
 # Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, and
 # of outlines that are no quad at all (rarely a card's: most are the art's or the table's).
@@ -166,6 +169,24 @@ def _turned_places(gray: np.ndarray, card: np.ndarray, unsnapped: np.ndarray, si
     if np.abs(unsnapped - card).max() > 1.0:
         places.append(column_neighbours(unsnapped)[side])
     return [place for place in _snapped_places(gray, places) if in_frame(place, shape) and card_shaped(place)]
+
+
+def _resized_places(gray: np.ndarray, card: np.ndarray, others: list[np.ndarray], shape,
+                    snapped_too: bool = True) -> list[np.ndarray]:
+    """The card laid again at the size of the nearest of the `others` from each of its corners (`cards_resized`),
+    each as laid and (if `snapped_too`) snapped onto the edges nearby, those card-shaped and in the frame; none where
+    its size is within RESIZE_OFF of that card's."""
+    size = card_size_near(card.mean(axis=0), others)
+    if size is None:
+        return []
+    own = mean_sides(card)
+    if max(abs(size[0] / own[0] - 1), abs(size[1] / own[1] - 1)) <= RESIZE_OFF:
+        return []
+    resized = cards_resized(card, size)
+    if not snapped_too:
+        return [place for place in resized if in_frame(place, shape) and card_shaped(place)]
+    return [place for laid, snapped in zip(resized, _snapped_places(gray, resized)) for place in (laid, snapped)
+            if in_frame(place, shape) and card_shaped(place)]
 
 
 def _roughness(image: np.ndarray, corners: np.ndarray) -> float:
@@ -409,6 +430,7 @@ class Recogniser:
         grown = 0
         while partial and grown < MAX_NEIGHBOUR_TRIES:
             points = partial.pop(0)
+            others = [card for card in taken if card is not points]
             # A card read surely can still be placed a few pixels off; its neighbours would be twice as far off.
             unsnapped = points
             snapped = refine_at_full_resolution(full_gray(), points, SNAP_REACH * mean_sides(points)[1])
@@ -427,9 +449,17 @@ class Recogniser:
                 card_probabilities = self._read(image, [neighbour])[0]
                 neighbour, card_probabilities = self._snap_card(image, full_gray, neighbour, card_probabilities)
                 if card_probabilities["card"][0] < LONE_CARD:
-                    turned = _turned_places(full_gray(), points, unsnapped, side, image.shape)
-                    neighbour, card_probabilities = self._surest_instead(image, turned, neighbour, card_probabilities,
-                                                                         least=TURNED_CARD)
+                    instead = _turned_places(full_gray(), points, unsnapped, side, image.shape)
+                    # The card may also have been found too small or too large (an edge of its art taken for its
+                    # own): its neighbour is read beside it laid again at the nearest other card's size.
+                    for resized in _resized_places(full_gray(), points, others, image.shape, snapped_too=False):
+                        place = column_neighbours(resized)[side]
+                        if in_frame(place, image.shape) and card_shaped(place):
+                            instead.append(place)
+                    # Each must read surely as a card on its own (TURNED_CARD): the lone places' badge gate.
+                    neighbour, card_probabilities = self._surest_instead(
+                        image, instead, neighbour, card_probabilities, least=TURNED_CARD,
+                        gate=self.badge_gate + LONE_GATE_RISE)
                 if card_probabilities["card"][0] >= LONE_CARD and accept(neighbour, card_probabilities):
                     partial.append(taken[-1])
         if seen and self.model.exemplars is not None:
@@ -517,7 +547,8 @@ class Recogniser:
 
     def _read_again_on_sides(self, image: np.ndarray, gray: np.ndarray, seen: list[SeenCard], taken: list[np.ndarray],
                              factor: float) -> list[SeenCard]:
-        """The cards read doubtfully (below AGAIN_BELOW) read again laid on each of their own sides, as laid and
+        """The cards read doubtfully (below AGAIN_BELOW) read again laid on each of their own sides, and at the nearest
+        other card's size from each of their corners where theirs differs from it (`_resized_places`), as laid and
         snapped onto the edges nearby (a card placed a few percent of a card off, or found too large with a shadow
         welded on, reads parts and ability from the wrong pixels). The best of those readings that read surely as
         cards (AGAIN_CARD) replaces the card if it is AGAIN_GAIN surer, but with the card's own confidence: picked as
@@ -530,7 +561,8 @@ class Recogniser:
             if card.confidence >= AGAIN_BELOW:
                 continue
             others = taken[:i] + taken[i + 1:]
-            places = [place for place in _laid_on_sides(gray, taken[i]) if not inside_any(place.mean(axis=0), others)]
+            places = _laid_on_sides(gray, taken[i]) + _resized_places(gray, taken[i], others, image.shape)
+            places = [place for place in places if not inside_any(place.mean(axis=0), others)]
             if not places:
                 continue
             candidates = [(self._card(place, probabilities, factor), probabilities)
@@ -602,12 +634,12 @@ class Recogniser:
         return self._surest_instead(image, candidates, points, probabilities, RESHAPE_MARGIN)
 
     def _surest_instead(self, image: np.ndarray, candidates: list[np.ndarray], points: np.ndarray, probabilities: dict,
-                        margin: float = 0.0, least: float = KEEP_CARD):
+                        margin: float = 0.0, least: float = KEEP_CARD, gate: float | None = None):
         """The candidate place that reads surest as a card, with its reading, if it reads at least `least` as a card
         and at most `margin` less surely than the card at `points`; otherwise that card as it was."""
         if not candidates:
             return points, probabilities
-        readings = self._read(image, candidates)
+        readings = self._read(image, candidates, gate)
         best = int(np.argmax([p["card"][0] for p in readings]))
         if readings[best]["card"][0] < max(least, probabilities["card"][0] - margin):
             return points, probabilities

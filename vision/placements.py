@@ -368,6 +368,30 @@ def turned_neighbours(card: np.ndarray, neighbour: np.ndarray, degrees) -> list[
     return turned
 
 
+def cards_resized(card: np.ndarray, size: tuple[float, float]) -> list[np.ndarray]:
+    """The card laid again at `size` (width, depth) from each of its four corners along its own sides, the same way
+    up: a card found a fifth too small or too large (a neighbour's edge or a shadow taken for its own) usually has
+    two or three corners right, and which they are is not known."""
+    width, depth = size
+    resized = []
+    for corner in range(4):
+        # From a corner, the card's width runs to the corner beside it on the top or bottom side (0-1, 3-2), and its
+        # depth to the one beside it on the left or right side (0-3, 1-2).
+        across, down = corner ^ 1, 3 - corner
+        along_width = card[across] - card[corner]
+        along_depth = card[down] - card[corner]
+        lengths = np.linalg.norm(along_width), np.linalg.norm(along_depth)
+        if min(lengths) < 1e-6:
+            continue
+        placed = np.empty((4, 2))
+        placed[corner] = card[corner]
+        placed[across] = card[corner] + along_width / lengths[0] * width
+        placed[down] = card[corner] + along_depth / lengths[1] * depth
+        placed[3 - across] = placed[across] + placed[down] - placed[corner]
+        resized.append(placed)
+    return resized
+
+
 def in_frame(card: np.ndarray, shape) -> bool:
     """Whether the whole card lies inside the frame: a place reaching past its edge is read with the edge's pixels
     drawn out, and such a reading can pass for a card."""

@@ -169,6 +169,31 @@ def test_a_neighbour_laid_from_a_card_found_askew_is_turned_back_into_place(turn
     assert np.allclose(sides(turned), sides(neighbour))
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.floats(100, 400), st.floats(-np.pi, np.pi), st.floats(0.75, 1.3), st.floats(0.75, 1.3),
+       st.integers(0, 3))
+def test_a_card_found_too_small_or_too_large_is_laid_again_at_its_size(turned_card, width, angle, across, down,
+                                                                       kept):
+    """A card found too small or too large (by `across` in width and `down` in depth), with one corner right (`kept`),
+    is among the cards laid again at its true size from its corners; each of those keeps one corner of the card
+    found, has the size asked for and lies the same way up."""
+    from vision.placements import cards_resized, mean_sides
+
+    card = turned_card((500, 400), width, angle)
+    found = card.copy()
+    across_to, down_to = kept ^ 1, 3 - kept
+    found[across_to] = card[kept] + across * (card[across_to] - card[kept])
+    found[down_to] = card[kept] + down * (card[down_to] - card[kept])
+    found[3 - across_to] = found[across_to] + found[down_to] - card[kept]
+    resized = cards_resized(found, mean_sides(card))
+    assert len(resized) == 4
+    assert min(np.abs(each - card).max() for each in resized) < 1e-6 * width
+    for corner, each in enumerate(resized):
+        assert np.abs(each[corner] - found[corner]).max() < 1e-9 * width
+        assert np.allclose(mean_sides(each), mean_sides(card))
+        assert np.allclose(each[1] - each[0], (found[1] - found[0]) / np.linalg.norm(found[1] - found[0]) * width)
+
+
 def test_an_outline_broken_at_a_corner_is_still_taken_for_a_quad():
     import cv2
 

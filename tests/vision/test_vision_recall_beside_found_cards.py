@@ -76,6 +76,23 @@ MISSED_CARDS = [
     # square; its neighbour, laid as far off, read as nothing until it was read again turned back.
     pytest.param((155675901717872070409516879656727834669, 153719394137507445950895292351775034439, 0, 3138022578),
                  58, id="beside-a-card-found-askew"),
+    # Seed 780, scene 48: card 71 (brown torso, no ability) heads a column of two whose legs card was found a fifth
+    # too small (an edge of its art taken for its own); its neighbour, laid beside that, read as nothing until the
+    # card was laid again at the size of the nearest other card.
+    pytest.param((290102868036078656911276173438065455012, 122776158246000774956055772500854245047, 0, 2019998942),
+                 71, id="beside-a-card-found-too-small"),
+]
+
+# Each: the generator's state as above, and a card found where it lies but too small or too large, and read wrong.
+MISREAD_CARDS = [
+    # Seed 2025, scene 52: card 42 (red legs, devourer) was found 7% too narrow and 13% too shallow, and read with no
+    # ability (at 0.37); laid again at the nearest card's size from its corner it reads its icon.
+    pytest.param((4467414409904454340172541023224910962, 134498754133510046408747663747978987513, 0, 1142786400),
+                 42, id="found-too-small-read-without-its-icon"),
+    # Seed 783, scene 2: card 59 (brown, all three parts, jester), seen aslant (a sixth shallower than square on), was
+    # found a fifth too deep and read as a mourner (at 0.35).
+    pytest.param((252572603181093764090112653468147443537, 16474945374912948314126759421079461887, 1, 4013323161),
+                 59, id="found-too-deep-read-as-another-ability"),
 ]
 
 
@@ -83,6 +100,14 @@ MISSED_CARDS = [
 def test_a_card_missed_on_a_training_scene_is_found_and_read_right(recogniser, needs_scans, generator_state, card_id):
     scene = _training_scene(*generator_state)
     assert _found_right(recogniser, scene, card_id), f"card {card_id} was not found, or not read right"
+
+
+@pytest.mark.parametrize("generator_state, card_id", MISREAD_CARDS)
+def test_a_card_misread_on_a_training_scene_is_read_right(recogniser, needs_scans, generator_state, card_id):
+    scene = _training_scene(*generator_state)
+    reported = _reported_near(recogniser, scene, card_id, 0.1)
+    assert reported, f"card {card_id} was not found"
+    assert any(right for _, right in reported), f"card {card_id} was read {[str(seen) for seen, _ in reported]}"
 
 
 def test_a_card_mostly_under_a_hand_is_not_reported_surely_with_wrong_facts(recogniser, needs_scans):
