@@ -52,9 +52,10 @@ FEATURELESS_STD = 14.0  # grey-level spread of a coarse sample below which a pla
 LONGEST_COLUMN = 3  # cards in a whole creature: legs, torso and head
 MAX_NEIGHBOUR_TRIES = 8  # column neighbours of found cards tried per frame, those of partly found columns first
 # A column neighbour that reads as no card is read again turned by these angles about the edge it shares with its card
-# (a card found a few degrees off puts its neighbour's far end twice as far off), and taken if it reads this surely.
+# (a card found a few degrees off puts its neighbour's far end twice as far off), and beside its card laid again at
+# another size or on each of its sides; the surest place is taken if it reads this surely.
 TURNED_DEGREES = (-6, -3, 3, 6)
-TURNED_CARD = 0.97
+TURNED_CARD = 0.95
 # A card whose width or depth differs by more than this share from the nearest other card's is also laid again at
 # that card's size (perspective makes neighbouring cards differ by a few percent only).
 RESIZE_OFF = 0.08
@@ -456,6 +457,11 @@ class Recogniser:
                         place = column_neighbours(resized)[side]
                         if in_frame(place, image.shape) and card_shaped(place):
                             instead.append(place)
+                    # Or misshapen (a corner or two pulled off): beside it laid on each of its own sides.
+                    for laid in cards_on_sides(points):
+                        place = column_neighbours(laid)[side]
+                        if in_frame(place, image.shape) and card_shaped(place):
+                            instead.append(place)
                     # Each must read surely as a card on its own (TURNED_CARD): the lone places' badge gate.
                     neighbour, card_probabilities = self._surest_instead(
                         image, instead, neighbour, card_probabilities, least=TURNED_CARD,
@@ -636,7 +642,8 @@ class Recogniser:
     def _surest_instead(self, image: np.ndarray, candidates: list[np.ndarray], points: np.ndarray, probabilities: dict,
                         margin: float = 0.0, least: float = KEEP_CARD, gate: float | None = None):
         """The candidate place that reads surest as a card, with its reading, if it reads at least `least` as a card
-        and at most `margin` less surely than the card at `points`; otherwise that card as it was."""
+        and at most `margin` less surely than the card at `points`; otherwise that card as it was. The candidates are
+        read with the badge gate `gate` (the model's unless given)."""
         if not candidates:
             return points, probabilities
         readings = self._read(image, candidates, gate)
