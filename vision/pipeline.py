@@ -162,14 +162,20 @@ def _laid_on_sides(gray: np.ndarray, card: np.ndarray) -> list[np.ndarray]:
             if card_shaped(place)]
 
 
-def _turned_places(gray: np.ndarray, card: np.ndarray, unsnapped: np.ndarray, side: int, shape) -> list[np.ndarray]:
+def _neighbour_places_again(gray: np.ndarray, card: np.ndarray, unsnapped: np.ndarray, others: list[np.ndarray],
+                            side: int, shape) -> list[np.ndarray]:
     """Where the column neighbour of `card` on `side` (its index in `column_neighbours`) that read as no card is read
-    again: turned by TURNED_DEGREES about the edge it shares with the card, and beside the card as it was found
-    (`unsnapped`) if snapping moved it; each snapped onto the edges nearby, those card-shaped and in the frame."""
+    again, those card-shaped and in the frame: turned by TURNED_DEGREES about the edge it shares with the card, and
+    beside the card as it was found (`unsnapped`) if snapping moved it, each snapped onto the edges nearby; then, as
+    laid, beside the card laid again at the nearest of the `others`' size (found too small or too large: an edge of its
+    art taken for its own) and beside it laid on each of its own sides (misshapen: a corner or two pulled off)."""
     places = turned_neighbours(card, column_neighbours(card)[side], TURNED_DEGREES)
     if np.abs(unsnapped - card).max() > 1.0:
         places.append(column_neighbours(unsnapped)[side])
-    return [place for place in _snapped_places(gray, places) if in_frame(place, shape) and card_shaped(place)]
+    places = _snapped_places(gray, places)
+    put_right = _resized_places(gray, card, others, shape, snapped_too=False) + cards_on_sides(card)
+    places += [column_neighbours(each)[side] for each in put_right]
+    return [place for place in places if in_frame(place, shape) and card_shaped(place)]
 
 
 def _resized_places(gray: np.ndarray, card: np.ndarray, others: list[np.ndarray], shape,
@@ -450,21 +456,10 @@ class Recogniser:
                 card_probabilities = self._read(image, [neighbour])[0]
                 neighbour, card_probabilities = self._snap_card(image, full_gray, neighbour, card_probabilities)
                 if card_probabilities["card"][0] < LONE_CARD:
-                    instead = _turned_places(full_gray(), points, unsnapped, side, image.shape)
-                    # The card may also have been found too small or too large (an edge of its art taken for its
-                    # own): its neighbour is read beside it laid again at the nearest other card's size.
-                    for resized in _resized_places(full_gray(), points, others, image.shape, snapped_too=False):
-                        place = column_neighbours(resized)[side]
-                        if in_frame(place, image.shape) and card_shaped(place):
-                            instead.append(place)
-                    # Or misshapen (a corner or two pulled off): beside it laid on each of its own sides.
-                    for laid in cards_on_sides(points):
-                        place = column_neighbours(laid)[side]
-                        if in_frame(place, image.shape) and card_shaped(place):
-                            instead.append(place)
                     # Each must read surely as a card on its own (TURNED_CARD): the lone places' badge gate.
+                    again = _neighbour_places_again(full_gray(), points, unsnapped, others, side, image.shape)
                     neighbour, card_probabilities = self._surest_instead(
-                        image, instead, neighbour, card_probabilities, least=TURNED_CARD,
+                        image, again, neighbour, card_probabilities, least=TURNED_CARD,
                         gate=self.badge_gate + LONE_GATE_RISE)
                 if card_probabilities["card"][0] >= LONE_CARD and accept(neighbour, card_probabilities):
                     partial.append(taken[-1])
