@@ -1,4 +1,6 @@
+import atexit
 import os
+import shutil
 import tempfile
 
 # No display or sound card on CI machines: every pygame test runs headless.
@@ -9,6 +11,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 # No test may read or write the real user's settings, saved games, configuration or taught vision model:
 # everything that defaults to a place under the home directory goes to a fresh temporary one.
 os.environ["HOME"] = tempfile.mkdtemp(prefix="companion-tests-home-")
+atexit.register(shutil.rmtree, os.environ["HOME"], ignore_errors=True)  # one per run would pile up in /tmp
 for variable in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "STATE_DIRECTORY", "COMPANION_CONFIG",
                  "COMPANION_HOME", "COMPANION_VISION_PARAMS", "COMPANION_GAME_DATA_DIR", "NOTIFY_SOCKET"):
     os.environ.pop(variable, None)
