@@ -15,7 +15,7 @@ import numpy as np
 from .cards import CARD_ASPECT
 from .frames import border_values
 from .pattern import card_mask, find_pattern, without_pattern
-from .placements import Corner, inside_any, shortest_side
+from .placements import Corner, inside_any, intersect, shortest_side
 
 WORK_LONG_SIDE = 640  # detection runs on a copy about this wide
 MIN_CARD_FRACTION = 0.045
@@ -96,7 +96,7 @@ def _refine_quad(hull: np.ndarray, quad: np.ndarray) -> np.ndarray:
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     refined = []
     for i in range(4):
-        corner = _intersect(lines[i - 1], lines[i])
+        corner = intersect(lines[i - 1], lines[i])
         if corner is None:
             return quad
         refined.append(corner)
@@ -234,7 +234,7 @@ def _cut_corner_put_back(hull, perimeter: float) -> np.ndarray | None:
         cut = int(np.argmin(lengths))
         if lengths[cut] > CUT_CORNER_SIDE * np.sort(lengths)[1]:
             return None
-        corner = _intersect((approx[cut - 1], steps[cut - 1]), (approx[(cut + 1) % 5], steps[(cut + 1) % 5]))
+        corner = intersect((approx[cut - 1], steps[cut - 1]), (approx[(cut + 1) % 5], steps[(cut + 1) % 5]))
         if corner is None:
             return None
         return np.array([corner if i == cut else approx[i] for i in range(5) if i != (cut + 1) % 5])
@@ -346,19 +346,6 @@ def _smooth_region_contours(gray: np.ndarray):
     return list(contours)
 
 
-def _intersect(line_a, line_b):
-    """Where two lines (point, direction) cross; None when they are (nearly) parallel. Cramer's rule: numpy's
-    general solver costs ten times more for a 2x2 system, and this runs thousands of times a frame."""
-    (p, u), (q, v) = line_a, line_b
-    ux, uy, vx, vy = float(u[0]), float(u[1]), float(v[0]), float(v[1])
-    determinant = vx * uy - ux * vy
-    if abs(determinant) < 1e-6:
-        return None
-    dx, dy = float(q[0]) - float(p[0]), float(q[1]) - float(p[1])
-    t = (vx * dy - vy * dx) / determinant
-    return np.array([float(p[0]) + ux * t, float(p[1]) + uy * t])
-
-
 def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
     """Move each side onto the strongest brightness step across it in the full-resolution frame: detection runs
     on a reduced copy, so its corners are only good to a few full-size pixels."""
@@ -389,7 +376,7 @@ def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) 
         lines.append((np.array([x0, y0]), np.array([vx, vy])))
     refined = []
     for i in range(4):
-        corner = _intersect(lines[i - 1], lines[i])
+        corner = intersect(lines[i - 1], lines[i])
         if corner is None or math.hypot(*(corner - quad[i])) > 2 * reach:
             return quad
         refined.append(corner)

@@ -8,11 +8,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import CARD_ASPECT
-from .placements import (anchored_cards, card_shaped, card_size_near, cards_at_corner, cards_at_edge_corner,
-                         cards_on_sides, cards_over_outline, cards_resized, column_cards, column_neighbours,
-                         column_of_width, completed_variants, icon_centre, in_frame, inside_any, mean_sides, near_any,
-                         outline_side_sizes, partial_column, quad_area, quad_corners, shortest_side, side_sized_cards,
-                         split_hypotheses, turned_neighbours)
+from .placements import (anchored_cards, card_shaped, card_size_near, card_with_ends_of, cards_at_corner,
+                         cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized, column_cards,
+                         column_neighbours, column_of_width, completed_variants, icon_centre, in_frame, inside_any,
+                         mean_sides, near_any, outline_side_sizes, partial_column, quad_area, quad_corners,
+                         shortest_side, side_sized_cards, split_hypotheses, turned_neighbours)
 from .segments import segment_corners
 from .table_state import SeenCard
 
@@ -59,6 +59,9 @@ TURNED_CARD = 0.95
 # A card whose width or depth differs by more than this share from the nearest other card's is also laid again at
 # that card's size (perspective makes neighbouring cards differ by a few percent only).
 RESIZE_OFF = 0.08
+# A card whose ends (its left and right sides, a column outline's) move by this share of its width or more when snapped
+# onto the edges nearby, and less than the second, drawing it in, is read again there (see _ends_drawn_in).
+ENDS_MOVED = (0.05, 0.2)
 NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card already found are its own
 # Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, and
 # of outlines that are no quad at all (rarely a card's: most are the art's or the table's).
@@ -253,6 +256,16 @@ class Recogniser:
             """The full-resolution grey frame (the detector snaps to it, and so do doubtful outlines)."""
             return cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
 
+        snapped_cards: dict[bytes, np.ndarray] = {}
+
+        def snapped_card(points: np.ndarray) -> np.ndarray:
+            """The card moved onto the strongest edges within SNAP_REACH of its depth: growing its column and drawing
+            its ends in both ask, mostly of the same cards."""
+            key = points.tobytes()
+            if key not in snapped_cards:
+                snapped_cards[key] = refine_at_full_resolution(full_gray(), points, SNAP_REACH * mean_sides(points)[1])
+            return snapped_cards[key]
+
         taken: list[np.ndarray] = []  # corners of the cards accepted so far
         seen: list[SeenCard] = []
         readings_seen: list[dict] = []  # the probabilities and features of each card in `seen`
@@ -440,7 +453,7 @@ class Recogniser:
             others = [card for card in taken if card is not points]
             # A card read surely can still be placed a few pixels off; its neighbours would be twice as far off.
             unsnapped = points
-            snapped = refine_at_full_resolution(full_gray(), points, SNAP_REACH * mean_sides(points)[1])
+            snapped = snapped_card(points)
             if card_shaped(snapped):
                 points = snapped
             for side, neighbour in enumerate(column_neighbours(points)):
@@ -463,6 +476,11 @@ class Recogniser:
                         gate=self.badge_gate + LONE_GATE_RISE)
                 if card_probabilities["card"][0] >= LONE_CARD and accept(neighbour, card_probabilities):
                     partial.append(taken[-1])
+        for i, points in enumerate(taken):
+            drawn_in = self._ends_drawn_in(image, points, snapped_card(points), readings_seen[i],
+                                           taken[:i] + taken[i + 1:], factor)
+            if drawn_in is not None:
+                taken[i], seen[i], readings_seen[i] = drawn_in
         if seen and self.model.exemplars is not None:
             seen = self._by_exemplars(seen, readings_seen)
             seen = self._read_again_on_sides(image, full_gray(), seen, taken, factor)
@@ -576,6 +594,29 @@ class Recogniser:
             if best.confidence >= card.confidence + AGAIN_GAIN:
                 read[i] = dataclasses.replace(best, confidence=card.confidence)
         return read
+
+    def _ends_drawn_in(self, image: np.ndarray, points: np.ndarray, snapped: np.ndarray, probabilities: dict,
+                       others: list[np.ndarray], factor: float):
+        """The (corners, card, probabilities) of the card with its ends (its left and right sides) where `snapped` (the
+        card snapped onto the edges nearby) has them, if that draws it in by ENDS_MOVED of its width and it reads at
+        least as surely as a card (and AGAIN_CARD); None otherwise. A column's outline is as wide as its widest card,
+        and cards are laid a little askew, so a card split off it can have an end out on the table: its legion-tinted
+        right edge then reads the table's colour (a blue card in a column on brown wood read brown at 0.94). Only
+        drawn in: moved outward, the strongest edge nearby was as often an arm's or a neighbour's as the card's."""
+        width = mean_sides(points)[0]
+        place = card_with_ends_of(points, snapped)
+        if place is None or not card_shaped(place) or mean_sides(place)[0] >= width:
+            return None
+        moved = np.abs(place - points).max()
+        if not ENDS_MOVED[0] * width < moved <= ENDS_MOVED[1] * width:
+            return None
+        if inside_any(place.mean(axis=0), others) or not in_frame(place, image.shape):
+            return None
+        again = self._read(image, [place])[0]
+        if again["card"][0] < max(AGAIN_CARD, probabilities["card"][0]):
+            return None
+        card = self._card(place, again, factor)
+        return None if card is None else (place, card, again)
 
     def _lone_cards(self, image: np.ndarray, candidates: list[np.ndarray], taken: list[np.ndarray],
                     bar: float = LONE_CARD) -> list:

@@ -392,6 +392,28 @@ def cards_resized(card: np.ndarray, size: tuple[float, float]) -> list[np.ndarra
     return resized
 
 
+def intersect(line_a, line_b):
+    """Where two lines (point, direction) cross; None when they are (nearly) parallel. Cramer's rule: numpy's
+    general solver costs ten times more for a 2x2 system, and this runs thousands of times a frame."""
+    (p, u), (q, v) = line_a, line_b
+    ux, uy, vx, vy = float(u[0]), float(u[1]), float(v[0]), float(v[1])
+    determinant = vx * uy - ux * vy
+    if abs(determinant) < 1e-6:
+        return None
+    dx, dy = float(q[0]) - float(p[0]), float(q[1]) - float(p[1])
+    t = (vx * dy - vy * dx) / determinant
+    return np.array([float(p[0]) + ux * t, float(p[1]) + uy * t])
+
+
+def card_with_ends_of(card: np.ndarray, other: np.ndarray) -> np.ndarray | None:
+    """The card with its top and bottom sides (own corners 0-1 and 3-2) as they are and its ends (its left and right
+    sides, 3-0 and 1-2) those of `other`; None where a side of one is parallel to a side of the other."""
+    lines = [(card[0], card[1] - card[0]), (other[1], other[2] - other[1]),
+             (card[2], card[3] - card[2]), (other[3], other[0] - other[3])]
+    corners = [intersect(lines[k - 1], lines[k]) for k in range(4)]
+    return None if any(corner is None for corner in corners) else np.array(corners)
+
+
 def in_frame(card: np.ndarray, shape) -> bool:
     """Whether the whole card lies inside the frame: a place reaching past its edge is read with the edge's pixels
     drawn out, and such a reading can pass for a card."""

@@ -194,6 +194,33 @@ def test_a_card_found_too_small_or_too_large_is_laid_again_at_its_size(turned_ca
         assert np.allclose(each[1] - each[0], (found[1] - found[0]) / np.linalg.norm(found[1] - found[0]) * width)
 
 
+def _sides_moved(card: np.ndarray, left: float, right: float, top: float, bottom: float) -> np.ndarray:
+    """The card with its left and right ends moved outward by those shares of its width, and its top and bottom
+    sides by those shares of its depth (inward where negative)."""
+    across, down = card[1] - card[0], card[3] - card[0]
+    moved = card.copy()
+    moved[[0, 3]] -= left * across
+    moved[[1, 2]] += right * across
+    moved[[0, 1]] -= top * down
+    moved[[2, 3]] += bottom * down
+    return moved
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(100, 400), st.floats(-np.pi, np.pi), st.lists(st.floats(-0.2, 0.2), min_size=6, max_size=6))
+def test_a_card_takes_its_ends_from_another_and_keeps_its_top_and_bottom(turned_card, width, angle, shares):
+    """A card found with its ends and its top and bottom off, given the ends of a place whose ends are the card's own
+    (and whose top and bottom are off otherwise), has its own ends and the top and bottom it was found with."""
+    from vision.placements import card_with_ends_of
+
+    card = turned_card((500, 400), width, angle)
+    found_left, found_right, found_top, found_bottom, other_top, other_bottom = shares
+    found = _sides_moved(card, found_left, found_right, found_top, found_bottom)
+    other = _sides_moved(card, 0.0, 0.0, other_top, other_bottom)
+    expected = _sides_moved(card, 0.0, 0.0, found_top, found_bottom)
+    assert np.abs(card_with_ends_of(found, other) - expected).max() < 1e-6 * width
+
+
 def test_an_outline_broken_at_a_corner_is_still_taken_for_a_quad():
     import cv2
 

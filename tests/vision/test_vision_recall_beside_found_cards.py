@@ -102,6 +102,11 @@ MISREAD_CARDS = [
     # found a fifth too deep and read as a mourner (at 0.35).
     pytest.param((252572603181093764090112653468147443537, 16474945374912948314126759421079461887, 1, 4013323161),
                  59, id="found-too-deep-read-as-another-ability"),
+    # Seed 786, scene 22: card 3 (blue legs), in a column of two on dark wood seen 23 degrees aslant, was found 6% too
+    # wide, its legion-tinted end 10 px out on the wood, and read brown at 0.94; with its ends drawn in onto the edges
+    # nearby it reads blue.
+    pytest.param((188431124078138897716259832992311945463, 277318021039274055257892139168238010687, 0, 335534246),
+                 3, id="found-with-its-tinted-end-on-the-table-read-in-the-tables-colour"),
 ]
 
 
