@@ -59,8 +59,8 @@ TURNED_CARD = 0.95
 # A card whose width or depth differs by more than this share from the nearest other card's is also laid again at
 # that card's size (perspective makes neighbouring cards differ by a few percent only).
 RESIZE_OFF = 0.08
-# A card whose ends (its left and right sides, a column outline's) move by this share of its width or more when snapped
-# onto the edges nearby, and less than the second, drawing it in, is read again there (see _ends_drawn_in).
+# A card whose ends (its left and right sides, a column outline's), snapped onto the edges nearby, draw it in and move a
+# corner by more than the first share of its width and at most the second, is read again there (see _ends_drawn_in).
 ENDS_MOVED = (0.05, 0.2)
 NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card already found are its own
 # Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, and
@@ -476,6 +476,7 @@ class Recogniser:
                         gate=self.badge_gate + LONE_GATE_RISE)
                 if card_probabilities["card"][0] >= LONE_CARD and accept(neighbour, card_probabilities):
                     partial.append(taken[-1])
+        # Last, a card split off a column's outline wider than itself may reach onto the table at an end.
         for i, points in enumerate(taken):
             drawn_in = self._ends_drawn_in(image, points, snapped_card(points), readings_seen[i],
                                            taken[:i] + taken[i + 1:], factor)
