@@ -62,11 +62,6 @@ RESIZE_OFF = 0.08
 # A card whose ends (its left and right sides, a column outline's), snapped onto the edges nearby, draw it in and move a
 # corner by more than the first share of its width and at most the second, is read again there (see _ends_drawn_in).
 ENDS_MOVED = (0.05, 0.2)
-# How much the nearest prototypes' vote on a card's parts counts beside the linear heads' probability (the sum scaled
-# back to 0-2). Few training cards have two or three parts, and their prototypes are few: on training seeds 784-791,
-# four such cards were read with one part, the heads at 0.83-0.92 for the right set and every prototype voting for one
-# part. At 0.7 three of them are read right and nothing else changes on those seeds or seeds 777-783 and 2025.
-PARTS_VOTE = 0.7
 NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card already found are its own
 # Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, and
 # of outlines that are no quad at all (rarely a card's: most are the art's or the table's).
@@ -98,6 +93,12 @@ SNAP_CARD_BELOW = 0.9  # an accepted card reading less surely than this as a car
 # the card's confidence is capped below the stabiliser's 0.6.
 UNFAMILIAR_ICON = 0.53
 UNFAMILIAR_CONFIDENCE = 0.5
+# How much the nearest prototypes' vote on a card's parts counts beside the linear heads' probability (the sum scaled
+# back to 0-2). Few training cards have two or three parts, and their prototypes are few: on training seeds 784-791,
+# four such cards were read with one part, the heads at 0.83-0.92 for the right set and every prototype voting for one
+# part. At 0.7 three of them are read right, and no card is read wrong that was not before there or on seeds
+# 777-783 and 2025.
+PARTS_VOTE = 0.7
 
 
 @dataclass
