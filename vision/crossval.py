@@ -1,9 +1,11 @@
-"""Cross-validation of the legion head by card, on the training scans only: they are split into folds that each
-hold about a quarter of every legion's cards, and a head learned from the other folds' crops (and the code-drawn
-stand-ins, as in training) reads each fold's crops. Cards the head never saw are what the held-out bench measures;
-this measures it without looking at the held-out scans, so a choice made on it does not tune on them.
+"""Cross-validation by card, on the training scans only: they are split into folds that each hold about a quarter of
+every legion's cards, and heads learned from the other folds' crops (and the code-drawn stand-ins, as in training)
+read each fold's crops. Cards the heads never saw are what the held-out bench measures; this measures it without
+looking at the held-out scans, so a choice made on it does not tune on them. `--head legion` (the default) compares
+the legion head with the previous one; `--head ability` reads the ability as the pipeline does (linear head plus the
+nearest prototypes' vote) and as it would with the vote weighed otherwise.
 
-    python -m vision.crossval [--samples 1500] [--seed 21] [--folds 4] [--repeats 3]
+    python -m vision.crossval [--head legion|ability] [--samples 1500] [--seed 21] [--folds 4] [--repeats 3]
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from collections import Counter
 import numpy as np
 
 from .cards import CardFacts, all_cards, training_cards
-from .model import fit_ridge, legion_terms
+from .model import HEADS, fit_ridge, legion_terms, softmax
 from .table_state import LEGIONS
 from .train import REGULARISER, collect, every_quarter
 
@@ -73,12 +75,69 @@ def report(name: str, results: dict[int, tuple[int, int]], cards: list[CardFacts
             f"({', '.join(per_legion)}); worst: {worst_text}")
 
 
+# Ways to read the ability: the weight of the prototypes' vote beside the linear head's probabilities where the icon is
+# familiar, and where it is unfamiliar (its nearest prototype less similar than the pipeline's UNFAMILIAR_ICON).
+ABILITY_RULES = {
+    "linear head + vote (the pipeline's)": (1.0, 1.0),
+    "vote dropped where the icon is unfamiliar": (1.0, 0.0),
+    "linear head alone": (0.0, 0.0),
+}
+
+
+def cross_validate_ability(features: np.ndarray, card_ids: np.ndarray, abilities: np.ndarray,
+                           extra: tuple[np.ndarray, np.ndarray], cards: list[CardFacts], folds: int, repeats: int,
+                           seed: int, icon_columns: slice | None = None) -> dict[str, Counter]:
+    """Per rule of ABILITY_RULES: counts of crops `read` and read `wrong`, and the same among crops whose icon is
+    `unfamiliar` and crops of cards with no ability (`none`), each fold read by a linear head and a prototype table
+    (over `icon_columns`, the model's ICON_HOG unless given) learned from the other folds' crops only. `extra`
+    (features, ability indices) joins every fold's linear head, as the stand-ins join the model's."""
+    from .exemplars import MAX_EXEMPLARS, ExemplarHead
+    from .features import ICON_HOG
+    from .pipeline import UNFAMILIAR_ICON
+
+    icon_columns = ICON_HOG if icon_columns is None else icon_columns
+    classes = len(HEADS["ability"])
+    counts = {rule: Counter() for rule in ABILITY_RULES}
+    for repeat in range(repeats):
+        fold_of = card_folds(cards, folds, seed + repeat)
+        fold = np.array([fold_of[card_id] for card_id in card_ids])
+        for held in range(folds):
+            learn, test = fold != held, fold == held
+            weights = fit_ridge(np.concatenate([features[learn], extra[0]]),
+                                np.concatenate([abilities[learn], extra[1]]), classes, REGULARISER["ability"])
+            rng = np.random.default_rng(seed + repeat * folds + held)
+            table_rows = np.sort(rng.permutation(np.flatnonzero(learn))[:MAX_EXEMPLARS])
+            table = ExemplarHead.fit(icon_columns, features[table_rows], abilities[table_rows])
+            linear = softmax(features[test] @ weights)
+            similarity = table.similarity(features[test])
+            votes, unfamiliar = table.shares(similarity, classes), table.nearest(similarity) < UNFAMILIAR_ICON
+            truth = abilities[test]
+            for rule, (familiar_weight, unfamiliar_weight) in ABILITY_RULES.items():
+                vote_weight = np.where(unfamiliar, unfamiliar_weight, familiar_weight)[:, None]
+                wrong = (linear + vote_weight * votes).argmax(axis=1) != truth
+                counts[rule].update({"read": len(truth), "wrong": int(wrong.sum()),
+                                     "unfamiliar": int(unfamiliar.sum()),
+                                     "unfamiliar wrong": int((wrong & unfamiliar).sum()),
+                                     "none": int((truth == 0).sum()), "none wrong": int((wrong & (truth == 0)).sum())})
+    return counts
+
+
+def ability_report(counts: dict[str, Counter]) -> str:
+    def share(wrong: int, read: int) -> str:
+        return f"{100 * wrong / max(1, read):.2f}% of {read}"
+
+    return "\n".join(f"{rule}: {share(c['wrong'], c['read'])} crops read with the wrong ability; unfamiliar icons "
+                     f"{share(c['unfamiliar wrong'], c['unfamiliar'])}; cards with no ability "
+                     f"{share(c['none wrong'], c['none'])}" for rule, c in counts.items())
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.crossval", description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=1500, help="card crops rendered from the training scans")
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--folds", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=3, help="different deals of the cards into folds")
+    parser.add_argument("--head", choices=("legion", "ability"), default="legion")
     args = parser.parse_args(argv)
     cards = list(training_cards())
     if not cards:
@@ -91,6 +150,11 @@ def main(argv=None) -> int:
     stand_ins = collect(list(all_cards()), max(60, args.samples // 4), args.seed + 1, use_scans=False,
                         progress=every_quarter(say, "crops of the code-drawn stand-ins"))
     features, card_ids = rows["legion"][0], np.array(shown)
+    if args.head == "ability":
+        counts = cross_validate_ability(features, card_ids, rows["ability"][1], stand_ins["ability"], cards,
+                                        args.folds, args.repeats, args.seed)
+        print(ability_report(counts), flush=True)
+        return 0
     for name, (terms, regulariser) in HEADS_COMPARED.items():
         results = cross_validate(features, card_ids, stand_ins["legion"], cards, terms, regulariser,
                                  args.folds, args.repeats, args.seed)
