@@ -4,10 +4,12 @@ prototype table that never saw their cards, by each of the rules compared."""
 import numpy as np
 
 from vision.cards import all_cards
-from vision.crossval import ABILITY_RULES, cross_validate_ability
-from vision.model import HEADS
+from vision.crossval import ABILITY_RULES, cross_validate_ability, fit_on_columns
+from vision.features import COLOUR, EMBLEM_HOG, ICON_HOG
+from vision.model import HEADS, fit_ridge, softmax
 
 CROPS_PER_CARD = 10
+WIDTH = ICON_HOG.stop + 1  # the model's features: the last is the constant 1
 
 
 def _crops(icon_block):
@@ -25,13 +27,17 @@ def _no_stand_ins(features):
     return np.zeros((0, features.shape[1]), np.float32), np.zeros(0, int)
 
 
+def _every_column(features, labels):
+    return fit_ridge(features, labels, len(HEADS["ability"]), 1.0)
+
+
 def test_a_card_is_read_only_by_heads_that_never_saw_it():
     """Features that name the card and nothing else: heads that had seen a card's other crops would read them all
     right; read only by heads that never saw the card, its ability is a guess."""
     rng = np.random.default_rng(5)
     cards, features, card_ids, abilities, icon = _crops(lambda ability, crop: rng.normal(0, 1, 16))
     counts = cross_validate_ability(features, card_ids, abilities, _no_stand_ins(features), cards, folds=4,
-                                    repeats=1, seed=3, icon_columns=icon)
+                                    repeats=1, seed=3, icon_columns=icon, fit_head=_every_column)
     assert set(counts) == set(ABILITY_RULES)
     for rule, count in counts.items():
         assert count["read"] == len(card_ids)  # every crop read once per repeat
@@ -50,8 +56,37 @@ def test_an_icon_that_names_its_ability_is_read_right_on_cards_never_seen():
 
     cards, features, card_ids, abilities, icon = _crops(icon_block)
     counts = cross_validate_ability(features, card_ids, abilities, _no_stand_ins(features), cards, folds=4,
-                                    repeats=2, seed=4, icon_columns=icon)
+                                    repeats=2, seed=4, icon_columns=icon, fit_head=_every_column)
     for rule, count in counts.items():
         assert count["read"] == 2 * len(card_ids)
         assert count["wrong"] <= 0.01 * count["read"], rule
         assert count["unfamiliar"] == 0, rule
+
+
+def _named_in(columns, rows=3000, seed=7):
+    """Feature rows of the model's width, noise but for the constant and `columns`, which name the row's ability."""
+    rng = np.random.default_rng(seed)
+    classes = len(HEADS["ability"])
+    labels = rng.integers(0, classes, rows)
+    features = rng.normal(0, 0.3, (rows, WIDTH)).astype(np.float32)
+    features[:, -1] = 1.0
+    block = features[:, columns]
+    block[:, :classes] = 3 * np.eye(classes)[labels]
+    features[:, columns] = block
+    return features, labels
+
+
+def test_a_head_on_some_columns_reads_only_those():
+    """`fit_on_columns` (the trial heads of `python -m vision.crossval --head ability`): a head on the icon's gradient
+    histograms reads an ability they name; one named by the colour statistics (which tell the card, not the icon) it
+    cannot read, its weights there being zero."""
+    fit = fit_on_columns(np.r_[EMBLEM_HOG, ICON_HOG, WIDTH - 1], 0.1)
+    features, labels = _named_in(ICON_HOG)
+    half = len(labels) // 2
+    weights = fit(features[:half], labels[:half])
+    assert not weights[COLOUR].any()
+    assert (softmax(features[half:] @ weights).argmax(axis=1) == labels[half:]).mean() > 0.95
+
+    features, labels = _named_in(COLOUR)
+    weights = fit(features[:half], labels[:half])
+    assert (softmax(features[half:] @ weights).argmax(axis=1) == labels[half:]).mean() < 0.4  # chance is 1/7
