@@ -3,9 +3,12 @@ every legion's cards, and heads learned from the other folds' crops (and the cod
 read each fold's crops. Cards the heads never saw are what the held-out bench measures; this measures it without
 looking at the held-out scans, so a choice made on it does not tune on them. `--head legion` (the default) compares
 the legion head with the previous one; `--head ability` reads the ability as the pipeline does (linear head plus the
-nearest prototypes' vote) and as it would with the vote weighed otherwise, by the model's head and by one over the emblem and icon print only.
+nearest prototypes' vote) and as it would with the vote weighed otherwise, by the model's head and by one over the emblem and icon print only;
+`--head parts` reads the printed part combination as the pipeline does (the three part heads plus the silhouette
+prototypes' vote at PARTS_VOTE) and with the vote at other weights.
 
-    python -m vision.crossval [--head legion|ability] [--samples 1500] [--seed 21] [--folds 4] [--repeats 3]
+    python -m vision.crossval [--head legion|ability|parts] [--samples 1500] [--seed 21] [--folds 4] [--repeats 3]
+    python -m vision.crossval --head ability --more-icon-art 0 0.5   # what icon art in training does (stop 31)
 """
 from __future__ import annotations
 
@@ -117,12 +120,13 @@ ABILITY_HEADS = {
 def cross_validate_ability(features: np.ndarray, card_ids: np.ndarray, abilities: np.ndarray,
                            extra: tuple[np.ndarray, np.ndarray], cards: list[CardFacts], folds: int, repeats: int,
                            seed: int, icon_columns: slice | None = None,
-                           fit_head=fit_model_ability_head) -> dict[str, Counter]:
+                           fit_head=fit_model_ability_head, more=None) -> dict[str, Counter]:
     """Per rule of ABILITY_RULES: counts of crops `read` and read `wrong`, and the same among crops whose icon is
     `unfamiliar` and crops of cards with no ability (`none`), each fold read by a linear head (`fit_head` of the
     features and ability indices) and a prototype table (over `icon_columns`, the model's ICON_HOG unless given)
     learned from the other folds' crops only. `extra` (features, ability indices) joins every fold's linear head, as
-    the stand-ins join the model's."""
+    the stand-ins join the model's. `more` (features, card ids, ability indices: crops drawn otherwise, e.g. with
+    icon art) joins the heads and the table of every fold that does not hold their cards; it is never read."""
     from .exemplars import MAX_EXEMPLARS, ExemplarHead
     from .features import ICON_HOG
     from .pipeline import UNFAMILIAR_ICON
@@ -133,12 +137,17 @@ def cross_validate_ability(features: np.ndarray, card_ids: np.ndarray, abilities
     for repeat in range(repeats):
         fold_of = card_folds(cards, folds, seed + repeat)
         fold = np.array([fold_of[card_id] for card_id in card_ids])
+        more_fold = None if more is None else np.array([fold_of[card_id] for card_id in more[1]])
         for held in range(folds):
             learn, test = fold != held, fold == held
-            weights = fit_head(np.concatenate([features[learn], extra[0]]), np.concatenate([abilities[learn], extra[1]]))
+            learned, learned_abilities = features[learn], abilities[learn]
+            if more is not None:
+                learned = np.concatenate([learned, more[0][more_fold != held]])
+                learned_abilities = np.concatenate([learned_abilities, more[2][more_fold != held]])
+            weights = fit_head(np.concatenate([learned, extra[0]]), np.concatenate([learned_abilities, extra[1]]))
             rng = np.random.default_rng(seed + repeat * folds + held)
-            table_rows = np.sort(rng.permutation(np.flatnonzero(learn))[:MAX_EXEMPLARS])
-            table = ExemplarHead.fit(icon_columns, features[table_rows], abilities[table_rows])
+            table_rows = np.sort(rng.permutation(len(learned))[:MAX_EXEMPLARS])
+            table = ExemplarHead.fit(icon_columns, learned[table_rows], learned_abilities[table_rows])
             linear = softmax(features[test] @ weights)
             similarity = table.similarity(features[test])
             votes, unfamiliar = table.shares(similarity, classes), table.nearest(similarity) < UNFAMILIAR_ICON
@@ -162,13 +171,78 @@ def ability_report(counts: dict[str, Counter]) -> str:
                      f"{share(c['none wrong'], c['none'])}" for rule, c in counts.items())
 
 
+# The weights of the silhouette prototypes' vote on a card's parts compared (the pipeline's is PARTS_VOTE).
+PARTS_VOTE_WEIGHTS = (0.0, 0.4, 0.5, 0.7, 1.0)
+PART_NAMES = ("legs", "torso", "head")
+
+
+def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: dict[str, np.ndarray],
+                         extra: dict[str, tuple[np.ndarray, np.ndarray]], cards: list[CardFacts], folds: int,
+                         repeats: int, seed: int, weights=PARTS_VOTE_WEIGHTS, silhouette_columns: slice | None = None,
+                         regulariser: float | None = None) -> dict[float, Counter]:
+    """Per vote weight: counts of crops `read` and read with the wrong part combination (`wrong`), and the same
+    among crops of cards with two or three parts (`several`), each fold read by the three part heads (learned as the
+    model's, from `part_rows[part]`, 0 where the part is printed, and `extra[part]`) and a prototype table of part
+    combinations (over `silhouette_columns`, the model's SILHOUETTE_HOG unless given) learned from the other folds'
+    crops only."""
+    from .exemplars import MAX_EXEMPLARS, ExemplarHead
+    from .features import SILHOUETTE_HOG
+    from .model import PART_SETS, part_set_probabilities
+    from .train import REGULARISER
+
+    silhouette_columns = SILHOUETTE_HOG if silhouette_columns is None else silhouette_columns
+    part_set_of = {card.id: PART_SETS.index(tuple(p for p in PART_NAMES if p in card.parts)) for card in cards}
+    truth_all = np.array([part_set_of[card_id] for card_id in card_ids])
+    several_all = np.array([len(PART_SETS[index]) > 1 for index in truth_all])
+    counts = {weight: Counter() for weight in weights}
+    for repeat in range(repeats):
+        fold_of = card_folds(cards, folds, seed + repeat)
+        fold = np.array([fold_of[card_id] for card_id in card_ids])
+        for held in range(folds):
+            learn, test = fold != held, fold == held
+            printed = {}
+            for part in PART_NAMES:
+                head = fit_ridge(np.concatenate([features[learn], extra[part][0]]),
+                                 np.concatenate([part_rows[part][learn], extra[part][1]]), 2,
+                                 REGULARISER[part] if regulariser is None else regulariser)
+                printed[part] = softmax(features[test] @ head)[:, 0]
+            linear = np.array([part_set_probabilities(dict(zip(PART_NAMES, row)))
+                               for row in zip(*(printed[part] for part in PART_NAMES))])
+            rng = np.random.default_rng(seed + repeat * folds + held)
+            table_rows = np.sort(rng.permutation(np.flatnonzero(learn))[:MAX_EXEMPLARS])
+            table = ExemplarHead.fit(silhouette_columns, features[table_rows], truth_all[table_rows])
+            votes = table.vote(features[test], len(PART_SETS))
+            truth, several = truth_all[test], several_all[test]
+            for weight in weights:
+                wrong = (linear + weight * votes).argmax(axis=1) != truth
+                counts[weight].update({"read": len(truth), "wrong": int(wrong.sum()), "several": int(several.sum()),
+                                       "several wrong": int((wrong & several).sum())})
+    return counts
+
+
+def parts_report(counts: dict[float, Counter]) -> str:
+    from .pipeline import PARTS_VOTE
+
+    def share(wrong: int, read: int) -> str:
+        return f"{100 * wrong / max(1, read):.2f}% of {read}"
+
+    def name(weight: float) -> str:
+        return f"vote weight {weight}" + (" (the pipeline's PARTS_VOTE)" if weight == PARTS_VOTE else "")
+
+    return "\n".join(f"  {name(weight)}: {share(c['wrong'], c['read'])} crops read with the wrong parts; cards with "
+                     f"two or three parts {share(c['several wrong'], c['several'])}" for weight, c in counts.items())
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.crossval", description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=1500, help="card crops rendered from the training scans")
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--folds", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=3, help="different deals of the cards into folds")
-    parser.add_argument("--head", choices=("legion", "ability"), default="legion")
+    parser.add_argument("--head", choices=("legion", "ability", "parts"), default="legion")
+    parser.add_argument("--more-icon-art", type=float, nargs="+", metavar="SHARE",
+                        help="ability: learn, besides, from as many crops again (seed + 2) drawn with this share of the "
+                             "cards with no ability showing other art where an icon would be; one run per share")
     args = parser.parse_args(argv)
     cards = list(training_cards())
     if not cards:
@@ -181,11 +255,27 @@ def main(argv=None) -> int:
     stand_ins = collect(list(all_cards()), max(60, args.samples // 4), args.seed + 1, use_scans=False,
                         progress=every_quarter(say, "crops of the code-drawn stand-ins"))
     features, card_ids = rows["legion"][0], np.array(shown)
+    if args.head == "ability" and args.more_icon_art:
+        for share in args.more_icon_art:
+            more_shown: list[int] = []
+            more = collect(cards, args.samples, args.seed + 2, use_scans=True, shown=more_shown, icon_art=share,
+                           progress=every_quarter(say, f"{args.samples} more crops, icon art {share}"))
+            counts = cross_validate_ability(features, card_ids, rows["ability"][1], stand_ins["ability"], cards,
+                                            args.folds, args.repeats, args.seed,
+                                            more=(more["ability"][0], np.array(more_shown), more["ability"][1]))
+            print(f"the model's head, with as many crops again, icon art {share}:\n{ability_report(counts)}", flush=True)
+        return 0
     if args.head == "ability":
         for name, fit_head in ABILITY_HEADS.items():
             counts = cross_validate_ability(features, card_ids, rows["ability"][1], stand_ins["ability"], cards,
                                             args.folds, args.repeats, args.seed, fit_head=fit_head)
             print(f"{name}:\n{ability_report(counts)}", flush=True)
+        return 0
+    if args.head == "parts":
+        counts = cross_validate_parts(features, card_ids, {part: rows[part][1] for part in PART_NAMES},
+                                      {part: stand_ins[part] for part in PART_NAMES}, cards, args.folds, args.repeats,
+                                      args.seed)
+        print(f"parts:\n{parts_report(counts)}", flush=True)
         return 0
     for name, (terms, regulariser) in HEADS_COMPARED.items():
         results = cross_validate(features, card_ids, stand_ins["legion"], cards, terms, regulariser,

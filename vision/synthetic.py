@@ -95,15 +95,53 @@ class Conditions:
 TABLES = ("wood", "felt", "light", "dark", "cloth")
 
 
-class FaceBook:
-    """Card faces with an alpha channel for rounded corners, cached; scans where present, stand-ins otherwise."""
+# Where a card with no ability is shown other art of its own (`icon_art`, for training crops: stop 31's trial, see
+# docs/vision.md): the icon's place, short of the legion stripe, and the art it is taken from (the card's middle).
+ICON_ART_BOX = (850, 165, 972, 312)
+ART_SOURCE_BOX = (120, 60, 700, 560)
+ICON_ART_FEATHER = 20  # scan pixels over which the other art fades in, from an oval: no seam for the heads to learn
 
-    def __init__(self, use_scans: bool = True):
+
+def with_other_art(bgr: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The face with a piece of its own art, turned at random, where an ability icon would be."""
+    import cv2
+
+    x0, y0, x1, y1 = ICON_ART_BOX
+    width, height = x1 - x0, y1 - y0
+    sx = int(rng.integers(ART_SOURCE_BOX[0], ART_SOURCE_BOX[2] - width))
+    sy = int(rng.integers(ART_SOURCE_BOX[1], ART_SOURCE_BOX[3] - height))
+    piece = bgr[sy:sy + height, sx:sx + width]
+    piece = piece[::int(rng.choice((-1, 1))), ::int(rng.choice((-1, 1)))]
+    mask = np.zeros((height, width), np.float32)
+    f = ICON_ART_FEATHER
+    cv2.ellipse(mask, (width // 2, height // 2), (width // 2 - f, height // 2 - f), 0, 0, 360, 1.0, -1)
+    mask = cv2.GaussianBlur(mask, (0, 0), f / 2)[..., None]
+    out = bgr.copy()
+    region = out[y0:y1, x0:x1].astype(np.float32)
+    out[y0:y1, x0:x1] = np.clip(region * (1 - mask) + piece.astype(np.float32) * mask, 0, 255).astype(np.uint8)
+    return out
+
+
+class FaceBook:
+    """Card faces with an alpha channel for rounded corners, cached; scans where present, stand-ins otherwise.
+    With `icon_art` (a share, and a generator to draw with), that share of the faces of cards with no ability are
+    shown with other art of their own where an icon would be: training crops of art that is not an icon."""
+
+    def __init__(self, use_scans: bool = True, icon_art: float = 0.0, rng: np.random.Generator | None = None):
         self.use_scans = use_scans
+        self.icon_art = icon_art
+        self._rng = rng if rng is not None else np.random.default_rng(0)
         self._faces: dict[int, np.ndarray] = {}
         self._alpha = _rounded_alpha()
 
     def face(self, card_id: int | None) -> np.ndarray:
+        face = self._cached_face(card_id)
+        if self.icon_art and card_id is not None and card_by_id(card_id).ability is None \
+                and self._rng.random() < self.icon_art:
+            return np.dstack([with_other_art(face[..., :3], self._rng), self._alpha])
+        return face
+
+    def _cached_face(self, card_id: int | None) -> np.ndarray:
         key = -1 if card_id is None else card_id
         if key not in self._faces:
             if card_id is None:
@@ -200,10 +238,12 @@ def _card_rect(origin, up, u0: float, v0: float, angle: float = 0.0) -> np.ndarr
 
 
 class SceneGenerator:
-    def __init__(self, seed: int = 0, size: tuple[int, int] = FRAME_SIZE, card_ids=None, use_scans: bool = True):
+    def __init__(self, seed: int = 0, size: tuple[int, int] = FRAME_SIZE, card_ids=None, use_scans: bool = True,
+                 icon_art: float = 0.0):
         self.rng = np.random.default_rng(seed)
         self.size = size
-        self.faces = FaceBook(use_scans)
+        # Its own generator, so the scenes drawn are the same whatever the share.
+        self.faces = FaceBook(use_scans, icon_art, np.random.default_rng([seed, 1]))
         self.card_ids = list(card_ids) if card_ids is not None else [c.id for c in all_cards()]
 
     def random_layout(self, max_per_seat: int = 3) -> dict[int, list[list[int]]]:

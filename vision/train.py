@@ -82,12 +82,15 @@ def every_quarter(progress, what: str):
 
 
 def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, extra=None, shown: list | None = None,
-            progress=None):
+            progress=None, icon_art: float = 0.0):
     """Feature rows and labels for every head; `extra` adds (frame, corners, card) examples (from teach). `shown`,
     if given, gets the card id of each legion row, in order (for vision.crossval); `progress(done, samples)` is
-    called after each rendered scene."""
+    called after each rendered scene. `icon_art` is the share of the faces of cards with no ability drawn with other
+    art where an icon would be (vision.synthetic.with_other_art; `vision.crossval --more-icon-art`, stop 31's trial,
+    not used in training: see docs/vision.md)."""
     rng = np.random.default_rng(seed)
-    generator = SceneGenerator(seed, size=PATCH_SIZE, card_ids=[c.id for c in cards], use_scans=use_scans)
+    generator = SceneGenerator(seed, size=PATCH_SIZE, card_ids=[c.id for c in cards], use_scans=use_scans,
+                               icon_art=icon_art)
     rows = {head: ([], []) for head in HEADS}
     ids = [c.id for c in cards]
     facts = {c.id: c for c in cards}

@@ -90,3 +90,28 @@ def test_a_head_on_some_columns_reads_only_those():
     features, labels = _named_in(COLOUR)
     weights = fit(features[:half], labels[:half])
     assert (softmax(features[half:] @ weights).argmax(axis=1) == labels[half:]).mean() < 0.4  # chance is 1/7
+
+
+def test_more_crops_join_only_the_folds_that_never_read_their_cards():
+    """`more` (crops drawn otherwise, `--more-icon-art`): crops that name their card would, joined to a fold that
+    reads that card, let it read every such crop right; joined only to the other folds, the held-out crops' ability
+    stays a guess, and only the first crops are read."""
+    rng = np.random.default_rng(8)
+    cards, features, card_ids, abilities, icon = _crops(lambda ability, crop: rng.normal(0, 1, 16))
+    _, more_features, more_ids, more_abilities, _ = _crops(lambda ability, crop: rng.normal(0, 1, 16))
+    alone = cross_validate_ability(features, card_ids, abilities, _no_stand_ins(features), cards, folds=4,
+                                   repeats=1, seed=3, icon_columns=icon, fit_head=_every_column)
+    joined = cross_validate_ability(features, card_ids, abilities, _no_stand_ins(features), cards, folds=4,
+                                    repeats=1, seed=3, icon_columns=icon, fit_head=_every_column,
+                                    more=(more_features, more_ids, more_abilities))
+    rule = next(iter(ABILITY_RULES))
+    assert joined[rule]["read"] == alone[rule]["read"] == len(card_ids)
+    assert joined[rule]["wrong"] >= len(card_ids) / 2
+
+    # Filed under other cards (so most join the fold that reads their own card), they give the held-out cards away.
+    order = [card.id for card in cards]
+    misfiled = np.array([order[(order.index(card_id) + 1) % len(order)] for card_id in more_ids])
+    leaked = cross_validate_ability(features, card_ids, abilities, _no_stand_ins(features), cards, folds=4,
+                                    repeats=1, seed=3, icon_columns=icon, fit_head=_every_column,
+                                    more=(more_features, misfiled, more_abilities))
+    assert leaked[rule]["wrong"] < joined[rule]["wrong"] / 2

@@ -52,3 +52,45 @@ def test_silhouette_layout_is_what_the_scans_give(needs_scans):
     assert learn() == stored
     head, legs = stored["part_centres"]["head"], stored["part_centres"]["legs"]
     assert head[1] < legs[1], "the head is above the legs in the badge"
+
+
+def test_other_art_is_drawn_only_where_an_icon_would_be():
+    """Cards with no ability can be drawn with other art of their own where an icon would be (`icon_art`): the
+    rest of the face is untouched, and the piece fades in (no hard edge the heads could learn)."""
+    from vision.cards import CARD_HEIGHT, CARD_WIDTH
+    from vision.synthetic import ICON_ART_BOX, with_other_art
+
+    rng = np.random.default_rng(3)
+    face = rng.integers(0, 256, (CARD_HEIGHT, CARD_WIDTH, 3)).astype(np.uint8)
+    face[ICON_ART_BOX[1]:ICON_ART_BOX[3], ICON_ART_BOX[0]:ICON_ART_BOX[2]] = 0  # a dark place, lit art
+    drawn = with_other_art(face, rng)
+    outside = np.ones((CARD_HEIGHT, CARD_WIDTH), bool)
+    outside[ICON_ART_BOX[1]:ICON_ART_BOX[3], ICON_ART_BOX[0]:ICON_ART_BOX[2]] = False
+    assert np.array_equal(drawn[outside], face[outside])
+    place = drawn[ICON_ART_BOX[1]:ICON_ART_BOX[3], ICON_ART_BOX[0]:ICON_ART_BOX[2]].astype(float).mean(axis=2)
+    middle = place[place.shape[0] // 2 - 10:place.shape[0] // 2 + 10, place.shape[1] // 2 - 10:place.shape[1] // 2 + 10]
+    assert middle.mean() > 100  # the other art is there
+    assert place[:3].mean() < 20 and place[:, :3].mean() < 20  # faded out towards the box's edges
+
+
+def test_icon_art_changes_only_faces_of_cards_with_no_ability():
+    import cv2
+
+    from vision.cards import card_by_id
+
+    layout = {0: [[3, 1]], 2: [[4, 5]]}  # 3 and 4 have no ability, 1 and 5 have one
+    assert card_by_id(3).ability is None and card_by_id(4).ability is None
+    assert card_by_id(1).ability and card_by_id(5).ability
+    conditions = Conditions(card_width_px=300, jitter_deg=0, glare=False)
+    plain = SceneGenerator(5, use_scans=False).render(layout, conditions)
+    other = SceneGenerator(5, use_scans=False, icon_art=1.0).render(layout, conditions)
+    assert [t.corners.tolist() for t in plain.cards] == [t.corners.tolist() for t in other.cards]
+    changed = np.abs(plain.frame.astype(int) - other.frame.astype(int)).max(axis=2) > 40
+    for truth in plain.cards:
+        mask = np.zeros(changed.shape, np.uint8)
+        cv2.fillConvexPoly(mask, truth.corners.astype(np.int32), 1)
+        share = changed[mask.astype(bool)].mean()
+        if truth.ability is None:
+            assert share > 0.005, truth.card_id
+        else:
+            assert share == 0, truth.card_id
