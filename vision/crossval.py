@@ -3,9 +3,9 @@ every legion's cards, and heads learned from the other folds' crops (and the cod
 read each fold's crops. Cards the heads never saw are what the held-out bench measures; this measures it without
 looking at the held-out scans, so a choice made on it does not tune on them. `--head legion` (the default) compares
 the legion head with the previous one; `--head ability` reads the ability as the pipeline does (linear head plus the
-nearest prototypes' vote) and as it would with the vote weighed otherwise, by the model's head and by one over the emblem and icon print only;
-`--head parts` reads the printed part combination as the pipeline does (the three part heads plus the silhouette
-prototypes' vote at PARTS_VOTE) and with the vote at other weights.
+nearest prototypes' vote) and as it would with the vote weighed otherwise, by the model's head and by one over the
+emblem and icon print only; `--head parts` reads the printed part combination as the pipeline does (the three part
+heads plus the silhouette prototypes' vote at PARTS_VOTE) and with the vote at other weights.
 
     python -m vision.crossval [--head legion|ability|parts] [--samples 1500] [--seed 21] [--folds 4] [--repeats 3]
     python -m vision.crossval --head ability --more-icon-art 0 0.5   # what icon art in training does (stop 31)
@@ -21,7 +21,7 @@ import numpy as np
 
 from .cards import CardFacts, all_cards, training_cards
 from .model import HEADS, fit_ridge, legion_terms, softmax
-from .table_state import LEGIONS
+from .table_state import LEGIONS, PARTS
 from .train import REGULARISER, collect, every_quarter
 
 
@@ -173,7 +173,6 @@ def ability_report(counts: dict[str, Counter]) -> str:
 
 # The weights of the silhouette prototypes' vote on a card's parts compared (the pipeline's is PARTS_VOTE).
 PARTS_VOTE_WEIGHTS = (0.0, 0.4, 0.5, 0.7, 1.0)
-PART_NAMES = ("legs", "torso", "head")
 
 
 def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: dict[str, np.ndarray],
@@ -191,7 +190,7 @@ def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: 
     from .train import REGULARISER
 
     silhouette_columns = SILHOUETTE_HOG if silhouette_columns is None else silhouette_columns
-    part_set_of = {card.id: PART_SETS.index(tuple(p for p in PART_NAMES if p in card.parts)) for card in cards}
+    part_set_of = {card.id: PART_SETS.index(tuple(p for p in PARTS if p in card.parts)) for card in cards}
     truth_all = np.array([part_set_of[card_id] for card_id in card_ids])
     several_all = np.array([len(PART_SETS[index]) > 1 for index in truth_all])
     counts = {weight: Counter() for weight in weights}
@@ -201,13 +200,13 @@ def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: 
         for held in range(folds):
             learn, test = fold != held, fold == held
             printed = {}
-            for part in PART_NAMES:
+            for part in PARTS:
                 head = fit_ridge(np.concatenate([features[learn], extra[part][0]]),
                                  np.concatenate([part_rows[part][learn], extra[part][1]]), 2,
                                  REGULARISER[part] if regulariser is None else regulariser)
                 printed[part] = softmax(features[test] @ head)[:, 0]
-            linear = np.array([part_set_probabilities(dict(zip(PART_NAMES, row)))
-                               for row in zip(*(printed[part] for part in PART_NAMES))])
+            linear = np.array([part_set_probabilities(dict(zip(PARTS, row)))
+                               for row in zip(*(printed[part] for part in PARTS))])
             rng = np.random.default_rng(seed + repeat * folds + held)
             table_rows = np.sort(rng.permutation(np.flatnonzero(learn))[:MAX_EXEMPLARS])
             table = ExemplarHead.fit(silhouette_columns, features[table_rows], truth_all[table_rows])
@@ -241,8 +240,8 @@ def main(argv=None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="different deals of the cards into folds")
     parser.add_argument("--head", choices=("legion", "ability", "parts"), default="legion")
     parser.add_argument("--more-icon-art", type=float, nargs="+", metavar="SHARE",
-                        help="ability: learn, besides, from as many crops again (seed + 2) drawn with this share of the "
-                             "cards with no ability showing other art where an icon would be; one run per share")
+                        help="ability: learn, besides, from as many crops again (seed + 2) drawn with this share of "
+                             "the cards with no ability showing other art where an icon would be; one run per share")
     args = parser.parse_args(argv)
     cards = list(training_cards())
     if not cards:
@@ -263,7 +262,8 @@ def main(argv=None) -> int:
             counts = cross_validate_ability(features, card_ids, rows["ability"][1], stand_ins["ability"], cards,
                                             args.folds, args.repeats, args.seed,
                                             more=(more["ability"][0], np.array(more_shown), more["ability"][1]))
-            print(f"the model's head, with as many crops again, icon art {share}:\n{ability_report(counts)}", flush=True)
+            print(f"the model's head, with as many crops again, icon art {share}:\n{ability_report(counts)}",
+                  flush=True)
         return 0
     if args.head == "ability":
         for name, fit_head in ABILITY_HEADS.items():
@@ -272,8 +272,8 @@ def main(argv=None) -> int:
             print(f"{name}:\n{ability_report(counts)}", flush=True)
         return 0
     if args.head == "parts":
-        counts = cross_validate_parts(features, card_ids, {part: rows[part][1] for part in PART_NAMES},
-                                      {part: stand_ins[part] for part in PART_NAMES}, cards, args.folds, args.repeats,
+        counts = cross_validate_parts(features, card_ids, {part: rows[part][1] for part in PARTS},
+                                      {part: stand_ins[part] for part in PARTS}, cards, args.folds, args.repeats,
                                       args.seed)
         print(f"parts:\n{parts_report(counts)}", flush=True)
         return 0

@@ -4,8 +4,9 @@ prototype table that never saw their cards, the prototypes' vote at each weight 
 import numpy as np
 
 from vision.cards import all_cards
-from vision.crossval import PART_NAMES, PARTS_VOTE_WEIGHTS, cross_validate_parts
+from vision.crossval import PARTS_VOTE_WEIGHTS, cross_validate_parts
 from vision.model import PART_SETS
+from vision.table_state import PARTS
 
 CROPS_PER_CARD = 10
 BLOCK = 12  # columns each of the part heads' evidence and the silhouette's
@@ -18,11 +19,11 @@ def _crops(part_block, silhouette_block, seed):
     rng = np.random.default_rng(seed)
     cards = list(all_cards())
     card_ids = np.repeat([card.id for card in cards], CROPS_PER_CARD)
-    part_set_of = {card.id: PART_SETS.index(tuple(p for p in PART_NAMES if p in card.parts)) for card in cards}
+    part_set_of = {card.id: PART_SETS.index(tuple(p for p in PARTS if p in card.parts)) for card in cards}
     part_sets = np.array([part_set_of[card_id] for card_id in card_ids])
     features = np.stack([np.concatenate([part_block(rng, index), silhouette_block(rng, index), [1.0]])
                          for index in part_sets]).astype(np.float32)
-    part_rows = {part: np.array([0 if part in PART_SETS[index] else 1 for index in part_sets]) for part in PART_NAMES}
+    part_rows = {part: np.array([0 if part in PART_SETS[index] else 1 for index in part_sets]) for part in PARTS}
     return cards, features, card_ids, part_rows, part_sets, slice(BLOCK, 2 * BLOCK)
 
 
@@ -44,7 +45,7 @@ def _names_the_parts_by_sign(rng, index):
 
 def _no_stand_ins(features):
     empty = (np.zeros((0, features.shape[1]), np.float32), np.zeros(0, int))
-    return {part: empty for part in PART_NAMES}
+    return {part: empty for part in PARTS}
 
 
 def _read(part_block, silhouette_block, seed, repeats=1):
