@@ -16,6 +16,7 @@ import argparse
 import functools
 import sys
 from collections import Counter
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -36,6 +37,41 @@ def card_folds(cards: list[CardFacts], folds: int, seed: int) -> dict[int, int]:
     return fold_of
 
 
+@dataclass
+class Deal:
+    """One fold read by heads learned from the others: which rows to `learn` from and which to `read`, the deal's
+    card id -> fold (`fold_of`) and the `held` fold, and the seed of its prototype table's draw."""
+    fold_of: dict[int, int]
+    held: int
+    learn: np.ndarray
+    read: np.ndarray
+    table_seed: int
+
+    def learns_from(self, card_ids: np.ndarray) -> np.ndarray:
+        """Which of other crops (by card id) this deal's heads may learn from: those of cards not held out."""
+        return np.array([self.fold_of[card_id] != self.held for card_id in card_ids], bool)
+
+
+def deals(cards: list[CardFacts], card_ids: np.ndarray, folds: int, repeats: int, seed: int):
+    """Every fold of `repeats` different deals of the cards into `folds` folds, as Deals over rows of `card_ids`."""
+    for repeat in range(repeats):
+        fold_of = card_folds(cards, folds, seed + repeat)
+        fold = np.array([fold_of[card_id] for card_id in card_ids])
+        for held in range(folds):
+            yield Deal(fold_of, held, fold != held, fold == held, seed + repeat * folds + held)
+
+
+def _table_rows(count: int, seed: int) -> np.ndarray:
+    """Which of `count` learning rows a fold's prototype table is drawn from (at most MAX_EXEMPLARS, as the model's)."""
+    from .exemplars import MAX_EXEMPLARS
+
+    return np.sort(np.random.default_rng(seed).permutation(count)[:MAX_EXEMPLARS])
+
+
+def _share(wrong: int, read: int) -> str:
+    return f"{100 * wrong / max(1, read):.2f}% of {read}"
+
+
 def cross_validate(features: np.ndarray, card_ids: np.ndarray, extra: tuple[np.ndarray, np.ndarray],
                    cards: list[CardFacts], terms, regulariser: float, folds: int, repeats: int, seed: int):
     """Per card id: (crops read in the wrong legion, crops read), over `repeats` different fold deals. `extra`
@@ -44,17 +80,13 @@ def cross_validate(features: np.ndarray, card_ids: np.ndarray, extra: tuple[np.n
     labels = np.array([legion_of[card_id] for card_id in card_ids])
     inputs, extra_inputs = terms(features), terms(extra[0])
     wrong, read = Counter(), Counter()
-    for repeat in range(repeats):
-        fold_of = card_folds(cards, folds, seed + repeat)
-        fold = np.array([fold_of[card_id] for card_id in card_ids])
-        for held in range(folds):
-            learn, test = fold != held, fold == held
-            weights = fit_ridge(np.concatenate([inputs[learn], extra_inputs]),
-                                np.concatenate([labels[learn], extra[1]]), len(LEGIONS), regulariser)
-            predicted = np.argmax(inputs[test] @ weights, axis=1)
-            for card_id, guess, truth in zip(card_ids[test], predicted, labels[test]):
-                read[int(card_id)] += 1
-                wrong[int(card_id)] += int(guess != truth)
+    for deal in deals(cards, card_ids, folds, repeats, seed):
+        weights = fit_ridge(np.concatenate([inputs[deal.learn], extra_inputs]),
+                            np.concatenate([labels[deal.learn], extra[1]]), len(LEGIONS), regulariser)
+        predicted = np.argmax(inputs[deal.read] @ weights, axis=1)
+        for card_id, guess, truth in zip(card_ids[deal.read], predicted, labels[deal.read]):
+            read[int(card_id)] += 1
+            wrong[int(card_id)] += int(guess != truth)
     return {card_id: (wrong[card_id], read[card_id]) for card_id in read}
 
 
@@ -127,48 +159,40 @@ def cross_validate_ability(features: np.ndarray, card_ids: np.ndarray, abilities
     learned from the other folds' crops only. `extra` (features, ability indices) joins every fold's linear head, as
     the stand-ins join the model's. `more` (features, card ids, ability indices: crops drawn otherwise, e.g. with
     icon art) joins the heads and the table of every fold that does not hold their cards; it is never read."""
-    from .exemplars import MAX_EXEMPLARS, ExemplarHead
+    from .exemplars import ExemplarHead
     from .features import ICON_HOG
     from .pipeline import UNFAMILIAR_ICON
 
     icon_columns = ICON_HOG if icon_columns is None else icon_columns
     classes = len(HEADS["ability"])
     counts = {rule: Counter() for rule in ABILITY_RULES}
-    for repeat in range(repeats):
-        fold_of = card_folds(cards, folds, seed + repeat)
-        fold = np.array([fold_of[card_id] for card_id in card_ids])
-        more_fold = None if more is None else np.array([fold_of[card_id] for card_id in more[1]])
-        for held in range(folds):
-            learn, test = fold != held, fold == held
-            learned, learned_abilities = features[learn], abilities[learn]
-            if more is not None:
-                learned = np.concatenate([learned, more[0][more_fold != held]])
-                learned_abilities = np.concatenate([learned_abilities, more[2][more_fold != held]])
-            weights = fit_head(np.concatenate([learned, extra[0]]), np.concatenate([learned_abilities, extra[1]]))
-            rng = np.random.default_rng(seed + repeat * folds + held)
-            table_rows = np.sort(rng.permutation(len(learned))[:MAX_EXEMPLARS])
-            table = ExemplarHead.fit(icon_columns, learned[table_rows], learned_abilities[table_rows])
-            linear = softmax(features[test] @ weights)
-            similarity = table.similarity(features[test])
-            votes, unfamiliar = table.shares(similarity, classes), table.nearest(similarity) < UNFAMILIAR_ICON
-            truth = abilities[test]
-            for rule, (familiar_weight, unfamiliar_weight) in ABILITY_RULES.items():
-                vote_weight = np.where(unfamiliar, unfamiliar_weight, familiar_weight)[:, None]
-                wrong = (linear + vote_weight * votes).argmax(axis=1) != truth
-                counts[rule].update({"read": len(truth), "wrong": int(wrong.sum()),
-                                     "unfamiliar": int(unfamiliar.sum()),
-                                     "unfamiliar wrong": int((wrong & unfamiliar).sum()),
-                                     "none": int((truth == 0).sum()), "none wrong": int((wrong & (truth == 0)).sum())})
+    for deal in deals(cards, card_ids, folds, repeats, seed):
+        learned, learned_abilities = features[deal.learn], abilities[deal.learn]
+        if more is not None:
+            allowed = deal.learns_from(more[1])
+            learned = np.concatenate([learned, more[0][allowed]])
+            learned_abilities = np.concatenate([learned_abilities, more[2][allowed]])
+        weights = fit_head(np.concatenate([learned, extra[0]]), np.concatenate([learned_abilities, extra[1]]))
+        table_rows = _table_rows(len(learned), deal.table_seed)
+        table = ExemplarHead.fit(icon_columns, learned[table_rows], learned_abilities[table_rows])
+        linear = softmax(features[deal.read] @ weights)
+        similarity = table.similarity(features[deal.read])
+        votes, unfamiliar = table.shares(similarity, classes), table.nearest(similarity) < UNFAMILIAR_ICON
+        truth = abilities[deal.read]
+        for rule, (familiar_weight, unfamiliar_weight) in ABILITY_RULES.items():
+            vote_weight = np.where(unfamiliar, unfamiliar_weight, familiar_weight)[:, None]
+            wrong = (linear + vote_weight * votes).argmax(axis=1) != truth
+            counts[rule].update({"read": len(truth), "wrong": int(wrong.sum()),
+                                 "unfamiliar": int(unfamiliar.sum()),
+                                 "unfamiliar wrong": int((wrong & unfamiliar).sum()),
+                                 "none": int((truth == 0).sum()), "none wrong": int((wrong & (truth == 0)).sum())})
     return counts
 
 
 def ability_report(counts: dict[str, Counter]) -> str:
-    def share(wrong: int, read: int) -> str:
-        return f"{100 * wrong / max(1, read):.2f}% of {read}"
-
-    return "\n".join(f"  {rule}: {share(c['wrong'], c['read'])} crops read with the wrong ability; unfamiliar icons "
-                     f"{share(c['unfamiliar wrong'], c['unfamiliar'])}; cards with no ability "
-                     f"{share(c['none wrong'], c['none'])}" for rule, c in counts.items())
+    return "\n".join(f"  {rule}: {_share(c['wrong'], c['read'])} crops read with the wrong ability; unfamiliar icons "
+                     f"{_share(c['unfamiliar wrong'], c['unfamiliar'])}; cards with no ability "
+                     f"{_share(c['none wrong'], c['none'])}" for rule, c in counts.items())
 
 
 # The weights of the silhouette prototypes' vote on a card's parts compared (the pipeline's is PARTS_VOTE).
@@ -184,7 +208,7 @@ def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: 
     model's, from `part_rows[part]`, 0 where the part is printed, and `extra[part]`) and a prototype table of part
     combinations (over `silhouette_columns`, the model's SILHOUETTE_HOG unless given) learned from the other folds'
     crops only."""
-    from .exemplars import MAX_EXEMPLARS, ExemplarHead
+    from .exemplars import ExemplarHead
     from .features import SILHOUETTE_HOG
     from .model import PART_SETS, part_set_probabilities
     from .train import REGULARISER
@@ -194,42 +218,34 @@ def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: 
     truth_all = np.array([part_set_of[card_id] for card_id in card_ids])
     several_all = np.array([len(PART_SETS[index]) > 1 for index in truth_all])
     counts = {weight: Counter() for weight in weights}
-    for repeat in range(repeats):
-        fold_of = card_folds(cards, folds, seed + repeat)
-        fold = np.array([fold_of[card_id] for card_id in card_ids])
-        for held in range(folds):
-            learn, test = fold != held, fold == held
-            printed = {}
-            for part in PARTS:
-                head = fit_ridge(np.concatenate([features[learn], extra[part][0]]),
-                                 np.concatenate([part_rows[part][learn], extra[part][1]]), 2,
-                                 REGULARISER[part] if regulariser is None else regulariser)
-                printed[part] = softmax(features[test] @ head)[:, 0]
-            linear = np.array([part_set_probabilities(dict(zip(PARTS, row)))
-                               for row in zip(*(printed[part] for part in PARTS))])
-            rng = np.random.default_rng(seed + repeat * folds + held)
-            table_rows = np.sort(rng.permutation(np.flatnonzero(learn))[:MAX_EXEMPLARS])
-            table = ExemplarHead.fit(silhouette_columns, features[table_rows], truth_all[table_rows])
-            votes = table.vote(features[test], len(PART_SETS))
-            truth, several = truth_all[test], several_all[test]
-            for weight in weights:
-                wrong = (linear + weight * votes).argmax(axis=1) != truth
-                counts[weight].update({"read": len(truth), "wrong": int(wrong.sum()), "several": int(several.sum()),
-                                       "several wrong": int((wrong & several).sum())})
+    for deal in deals(cards, card_ids, folds, repeats, seed):
+        printed = {}
+        for part in PARTS:
+            head = fit_ridge(np.concatenate([features[deal.learn], extra[part][0]]),
+                             np.concatenate([part_rows[part][deal.learn], extra[part][1]]), 2,
+                             REGULARISER[part] if regulariser is None else regulariser)
+            printed[part] = softmax(features[deal.read] @ head)[:, 0]
+        linear = np.array([part_set_probabilities(dict(zip(PARTS, row)))
+                           for row in zip(*(printed[part] for part in PARTS))])
+        table_rows = np.flatnonzero(deal.learn)[_table_rows(int(deal.learn.sum()), deal.table_seed)]
+        table = ExemplarHead.fit(silhouette_columns, features[table_rows], truth_all[table_rows])
+        votes = table.vote(features[deal.read], len(PART_SETS))
+        truth, several = truth_all[deal.read], several_all[deal.read]
+        for weight in weights:
+            wrong = (linear + weight * votes).argmax(axis=1) != truth
+            counts[weight].update({"read": len(truth), "wrong": int(wrong.sum()), "several": int(several.sum()),
+                                   "several wrong": int((wrong & several).sum())})
     return counts
 
 
 def parts_report(counts: dict[float, Counter]) -> str:
     from .pipeline import PARTS_VOTE
 
-    def share(wrong: int, read: int) -> str:
-        return f"{100 * wrong / max(1, read):.2f}% of {read}"
-
     def name(weight: float) -> str:
         return f"vote weight {weight}" + (" (the pipeline's PARTS_VOTE)" if weight == PARTS_VOTE else "")
 
-    return "\n".join(f"  {name(weight)}: {share(c['wrong'], c['read'])} crops read with the wrong parts; cards with "
-                     f"two or three parts {share(c['several wrong'], c['several'])}" for weight, c in counts.items())
+    return "\n".join(f"  {name(weight)}: {_share(c['wrong'], c['read'])} crops read with the wrong parts; cards with "
+                     f"two or three parts {_share(c['several wrong'], c['several'])}" for weight, c in counts.items())
 
 
 def main(argv=None) -> int:
