@@ -9,6 +9,7 @@ heads plus the silhouette prototypes' vote at PARTS_VOTE) and with the vote at o
 
     python -m vision.crossval [--head legion|ability|parts] [--samples 1500] [--seed 21] [--folds 4] [--repeats 3]
     python -m vision.crossval --head ability --more-icon-art 0 0.5   # what icon art in training does (stop 31)
+    python -m vision.crossval --head ability --other-art             # icon art as a class of its own (stops 32-33)
 """
 from __future__ import annotations
 
@@ -140,6 +141,13 @@ def _emblem_and_icon_columns() -> np.ndarray:
     return np.r_[EMBLEM_HOG, SILHOUETTE_HOG.stop + 12:ICON_HOG.stop, ICON_HOG.stop]
 
 
+# Stops 32-33's trial, not in the model (docs/vision.md): crops of the cards with no ability drawn with other art of
+# their own where an icon would be (OTHER_ART_SAMPLES per sample), learned by the linear head as "no ability" and kept
+# in the prototype table as a class of its own (label OTHER_ART) whose vote counts OTHER_ART_VOTE for "no ability".
+OTHER_ART_SAMPLES = 0.6
+OTHER_ART = len(HEADS["ability"])
+OTHER_ART_VOTE = 0.3
+
 # Linear ability heads compared: how each learns its weights from (features, ability indices). Stop 30 tried the
 # second in the model: neutral on the training seeds, but held-out card 66 (no ability) was read wrong in 7 of 240
 # scenes instead of 2.
@@ -152,13 +160,16 @@ ABILITY_HEADS = {
 def cross_validate_ability(features: np.ndarray, card_ids: np.ndarray, abilities: np.ndarray,
                            extra: tuple[np.ndarray, np.ndarray], cards: list[CardFacts], folds: int, repeats: int,
                            seed: int, icon_columns: slice | None = None,
-                           fit_head=fit_model_ability_head, more=None) -> dict[str, Counter]:
+                           fit_head=fit_model_ability_head, more=None, other_art=None) -> dict[str, Counter]:
     """Per rule of ABILITY_RULES: counts of crops `read` and read `wrong`, and the same among crops whose icon is
     `unfamiliar` and crops of cards with no ability (`none`), each fold read by a linear head (`fit_head` of the
     features and ability indices) and a prototype table (over `icon_columns`, the model's ICON_HOG unless given)
     learned from the other folds' crops only. `extra` (features, ability indices) joins every fold's linear head, as
     the stand-ins join the model's. `more` (features, card ids, ability indices: crops drawn otherwise, e.g. with
-    icon art) joins the heads and the table of every fold that does not hold their cards; it is never read."""
+    icon art) joins the heads and the table of every fold that does not hold their cards; it is never read.
+    `other_art` (features, card ids: crops of cards with no ability showing other art where an icon would be) joins,
+    where its cards are not held out, the linear head as "no ability" and the table as a class of its own (OTHER_ART),
+    whose vote counts OTHER_ART_VOTE for "no ability"."""
     from .exemplars import ExemplarHead
     from .features import ICON_HOG
     from .pipeline import UNFAMILIAR_ICON
@@ -172,12 +183,20 @@ def cross_validate_ability(features: np.ndarray, card_ids: np.ndarray, abilities
             allowed = deal.learns_from(more[1])
             learned = np.concatenate([learned, more[0][allowed]])
             learned_abilities = np.concatenate([learned_abilities, more[2][allowed]])
-        weights = fit_head(np.concatenate([learned, extra[0]]), np.concatenate([learned_abilities, extra[1]]))
+        art = np.zeros((0, features.shape[1]), features.dtype)
+        if other_art is not None:
+            art = other_art[0][deal.learns_from(other_art[1])]
+        weights = fit_head(np.concatenate([learned, extra[0], art]),
+                           np.concatenate([learned_abilities, extra[1], np.zeros(len(art), int)]))
         table_rows = _table_rows(len(learned), deal.table_seed)
         table = ExemplarHead.fit(icon_columns, learned[table_rows], learned_abilities[table_rows])
+        if len(art):
+            table.add_class(art, OTHER_ART, deal.table_seed)
         linear = softmax(features[deal.read] @ weights)
         similarity = table.similarity(features[deal.read])
-        votes, unfamiliar = table.shares(similarity, classes), table.nearest(similarity) < UNFAMILIAR_ICON
+        shares, unfamiliar = table.shares(similarity, OTHER_ART + 1), table.nearest(similarity) < UNFAMILIAR_ICON
+        votes = shares[:, :classes].copy()
+        votes[:, 0] += OTHER_ART_VOTE * shares[:, OTHER_ART]
         truth = abilities[deal.read]
         for rule, (familiar_weight, unfamiliar_weight) in ABILITY_RULES.items():
             vote_weight = np.where(unfamiliar, unfamiliar_weight, familiar_weight)[:, None]
@@ -258,6 +277,9 @@ def main(argv=None) -> int:
     parser.add_argument("--more-icon-art", type=float, nargs="+", metavar="SHARE",
                         help="ability: learn, besides, from as many crops again (seed + 2) drawn with this share of "
                              "the cards with no ability showing other art where an icon would be; one run per share")
+    parser.add_argument("--other-art", action="store_true",
+                        help="ability: learn, besides, from crops (seed + 3) of the cards with no ability, each showing "
+                             "other art of its own where an icon would be, as a class of their own in the table")
     args = parser.parse_args(argv)
     cards = list(training_cards())
     if not cards:
@@ -282,10 +304,20 @@ def main(argv=None) -> int:
                   flush=True)
         return 0
     if args.head == "ability":
+        other_art = None
+        if args.other_art:
+            art_shown: list[int] = []
+            plain = [card for card in cards if card.ability is None]
+            art = collect(plain, round(OTHER_ART_SAMPLES * args.samples), args.seed + 3, use_scans=True,
+                          shown=art_shown, icon_art=1.0,
+                          progress=every_quarter(say, "crops of other art where an icon would be"))
+            other_art = (art["ability"][0], np.array(art_shown))
         for name, fit_head in ABILITY_HEADS.items():
             counts = cross_validate_ability(features, card_ids, rows["ability"][1], stand_ins["ability"], cards,
-                                            args.folds, args.repeats, args.seed, fit_head=fit_head)
-            print(f"{name}:\n{ability_report(counts)}", flush=True)
+                                            args.folds, args.repeats, args.seed, fit_head=fit_head,
+                                            other_art=other_art)
+            print(f"{name}{', with the crops of other art as a class of their own' if other_art else ''}:"
+                  f"\n{ability_report(counts)}", flush=True)
         return 0
     if args.head == "parts":
         counts = cross_validate_parts(features, card_ids, {part: rows[part][1] for part in PARTS},

@@ -41,6 +41,14 @@ class ExemplarHead:
         head.exemplars, head.labels = prototypes(head.embed(features), labels)
         return head
 
+    def add_class(self, features: np.ndarray, label: int, seed: int) -> None:
+        """Prototypes of one more class from its crops, in the space already learned from the others (the new
+        class does not move their projection)."""
+        rows = np.sort(np.random.default_rng(seed).permutation(len(features))[:MAX_EXEMPLARS])
+        centres, labels = prototypes(self.embed(features[rows]), np.full(len(rows), label), seed)
+        self.exemplars = np.concatenate([self.exemplars, centres]).astype(np.float32)
+        self.labels = np.concatenate([self.labels, labels]).astype(np.int16)
+
     def embed(self, features: np.ndarray) -> np.ndarray:
         projected = (features[:, self.columns] - self.mean) @ self.projection
         return projected / (np.linalg.norm(projected, axis=1, keepdims=True) + 1e-6)

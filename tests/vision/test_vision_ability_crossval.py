@@ -4,7 +4,7 @@ prototype table that never saw their cards, by each of the rules compared."""
 import numpy as np
 
 from vision.cards import all_cards
-from vision.crossval import ABILITY_RULES, cross_validate_ability, fit_on_columns
+from vision.crossval import ABILITY_RULES, OTHER_ART, cross_validate_ability, fit_on_columns
 from vision.features import COLOUR, EMBLEM_HOG, ICON_HOG
 from vision.model import HEADS, fit_ridge, softmax
 
@@ -115,3 +115,54 @@ def test_more_crops_join_only_the_folds_that_never_read_their_cards():
                                     repeats=1, seed=3, icon_columns=icon, fit_head=_every_column,
                                     more=(more_features, misfiled, more_abilities))
     assert leaked[rule]["wrong"] < joined[rule]["wrong"] / 2
+
+
+def test_crops_of_other_art_teach_the_folds_that_white_art_is_no_icon():
+    """`other_art` (crops of art where an icon would be, stops 32-33's trial): a card with no ability whose icon's
+    place shows white art that looks partly like a printed icon (as training card 69's stripe) is read with an ability
+    by heads that learned from plain faces only; with the art crops of the other cards with no ability ("no ability"
+    to the linear head, a class of their own in the table), it is read as having none, and printed icons stay
+    right."""
+    rng = np.random.default_rng(9)
+    classes = len(HEADS["ability"])
+    cards = list(all_cards())
+    white_art_card = next(card.id for card in cards if card.ability is None)
+
+    def art():  # like a printed icon, and white where no icon is (the last column is the constant 1, as the model's)
+        return np.r_[0.8 * np.eye(classes)[rng.integers(1, classes)] + rng.normal(0, 0.05, classes), 1.0, 1.0]
+
+    def icon_block(ability, crop):
+        if cards[crop // CROPS_PER_CARD].id == white_art_card:
+            return art()
+        printed = np.eye(classes)[ability] if ability else np.zeros(classes)
+        return np.r_[printed + rng.normal(0, 0.05, classes), rng.normal(0, 0.05), 1.0]
+
+    cards, features, card_ids, abilities, icon = _crops(icon_block)
+    art_ids = np.repeat([card.id for card in cards if card.ability is None], CROPS_PER_CARD)
+    names_card = (art_ids[:, None] == np.array([card.id for card in cards])[None, :]).astype(np.float32)
+    art_features = np.concatenate([names_card, np.stack([art() for _ in art_ids])], axis=1).astype(np.float32)
+    common = dict(folds=4, repeats=2, seed=3, icon_columns=icon, fit_head=_every_column)
+    without = cross_validate_ability(features, card_ids, abilities, _no_stand_ins(features), cards, **common)
+    with_art = cross_validate_ability(features, card_ids, abilities, _no_stand_ins(features), cards, **common,
+                                      other_art=(art_features, art_ids))
+    rule = next(iter(ABILITY_RULES))
+    showing_art = 2 * CROPS_PER_CARD  # the card's crops, read once per repeat
+    assert without[rule]["none wrong"] >= 0.8 * showing_art
+    assert with_art[rule]["none wrong"] <= 0.1 * showing_art
+    printed_wrong = with_art[rule]["wrong"] - with_art[rule]["none wrong"]
+    assert printed_wrong <= 0.01 * (with_art[rule]["read"] - with_art[rule]["none"])
+
+
+def test_a_class_added_to_a_prototype_table_leaves_the_others_and_their_space_as_they_were():
+    from vision.exemplars import ExemplarHead
+
+    head = ExemplarHead(slice(0, 3), np.zeros(3, np.float32), np.eye(3, dtype=np.float32),
+                        np.float32([[1, 0, 0], [0, 1, 0]]), np.int16([0, 1]))
+    projection, exemplars = head.projection.copy(), head.exemplars.copy()
+    art = np.float32([[0, 0, 1]]) + np.random.default_rng(1).normal(0, 0.01, (40, 3)).astype(np.float32)
+    head.add_class(art, OTHER_ART, seed=0)
+    assert np.array_equal(head.exemplars[:2], exemplars) and head.labels[:2].tolist() == [0, 1]
+    assert np.array_equal(head.projection, projection)
+    assert len(head.labels) > 2 and set(head.labels[2:].tolist()) == {OTHER_ART}
+    nearest = head.labels[head.similarity(np.float32([[0.1, 0, 1], [1, 0.1, 0]])).argmax(axis=1)]
+    assert nearest.tolist() == [OTHER_ART, 0]
