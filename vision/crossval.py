@@ -146,6 +146,7 @@ def _emblem_and_icon_columns() -> np.ndarray:
 # in the prototype table as a class of its own (label OTHER_ART) whose vote counts OTHER_ART_VOTE for "no ability".
 OTHER_ART_SAMPLES = 0.6
 OTHER_ART = len(HEADS["ability"])
+NO_ABILITY = HEADS["ability"].index(None)
 OTHER_ART_VOTE = 0.3
 
 # Linear ability heads compared: how each learns its weights from (features, ability indices). Stop 30 tried the
@@ -187,7 +188,7 @@ def cross_validate_ability(features: np.ndarray, card_ids: np.ndarray, abilities
         if other_art is not None:
             art = other_art[0][deal.learns_from(other_art[1])]
         weights = fit_head(np.concatenate([learned, extra[0], art]),
-                           np.concatenate([learned_abilities, extra[1], np.zeros(len(art), int)]))
+                           np.concatenate([learned_abilities, extra[1], np.full(len(art), NO_ABILITY)]))
         table_rows = _table_rows(len(learned), deal.table_seed)
         table = ExemplarHead.fit(icon_columns, learned[table_rows], learned_abilities[table_rows])
         if len(art):
@@ -196,7 +197,7 @@ def cross_validate_ability(features: np.ndarray, card_ids: np.ndarray, abilities
         similarity = table.similarity(features[deal.read])
         shares, unfamiliar = table.shares(similarity, OTHER_ART + 1), table.nearest(similarity) < UNFAMILIAR_ICON
         votes = shares[:, :classes].copy()
-        votes[:, 0] += OTHER_ART_VOTE * shares[:, OTHER_ART]
+        votes[:, NO_ABILITY] += OTHER_ART_VOTE * shares[:, OTHER_ART]
         truth = abilities[deal.read]
         for rule, (familiar_weight, unfamiliar_weight) in ABILITY_RULES.items():
             vote_weight = np.where(unfamiliar, unfamiliar_weight, familiar_weight)[:, None]
@@ -204,7 +205,8 @@ def cross_validate_ability(features: np.ndarray, card_ids: np.ndarray, abilities
             counts[rule].update({"read": len(truth), "wrong": int(wrong.sum()),
                                  "unfamiliar": int(unfamiliar.sum()),
                                  "unfamiliar wrong": int((wrong & unfamiliar).sum()),
-                                 "none": int((truth == 0).sum()), "none wrong": int((wrong & (truth == 0)).sum())})
+                                 "none": int((truth == NO_ABILITY).sum()),
+                                 "none wrong": int((wrong & (truth == NO_ABILITY)).sum())})
     return counts
 
 
