@@ -62,13 +62,6 @@ def deals(cards: list[CardFacts], card_ids: np.ndarray, folds: int, repeats: int
             yield Deal(fold_of, held, fold != held, fold == held, seed + repeat * folds + held)
 
 
-def _table_rows(count: int, seed: int) -> np.ndarray:
-    """Which of `count` learning rows a fold's prototype table is drawn from (at most MAX_EXEMPLARS, as the model's)."""
-    from .exemplars import MAX_EXEMPLARS
-
-    return np.sort(np.random.default_rng(seed).permutation(count)[:MAX_EXEMPLARS])
-
-
 def _share(wrong: int, read: int) -> str:
     return f"{100 * wrong / max(1, read):.2f}% of {read}"
 
@@ -171,7 +164,7 @@ def cross_validate_ability(features: np.ndarray, card_ids: np.ndarray, abilities
     `other_art` (features, card ids: crops of cards with no ability showing other art where an icon would be) joins,
     where its cards are not held out, the linear head as "no ability" and the table as a class of its own (OTHER_ART),
     whose vote counts OTHER_ART_VOTE for "no ability"."""
-    from .exemplars import ExemplarHead
+    from .exemplars import ExemplarHead, table_rows
     from .features import ICON_HOG
     from .pipeline import UNFAMILIAR_ICON
 
@@ -189,8 +182,8 @@ def cross_validate_ability(features: np.ndarray, card_ids: np.ndarray, abilities
             art = other_art[0][deal.learns_from(other_art[1])]
         weights = fit_head(np.concatenate([learned, extra[0], art]),
                            np.concatenate([learned_abilities, extra[1], np.full(len(art), NO_ABILITY)]))
-        table_rows = _table_rows(len(learned), deal.table_seed)
-        table = ExemplarHead.fit(icon_columns, learned[table_rows], learned_abilities[table_rows])
+        drawn = table_rows(len(learned), deal.table_seed)
+        table = ExemplarHead.fit(icon_columns, learned[drawn], learned_abilities[drawn])
         if len(art):
             table.add_class(art, OTHER_ART, deal.table_seed)
         linear = softmax(features[deal.read] @ weights)
@@ -229,7 +222,7 @@ def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: 
     model's, from `part_rows[part]`, 0 where the part is printed, and `extra[part]`) and a prototype table of part
     combinations (over `silhouette_columns`, the model's SILHOUETTE_HOG unless given) learned from the other folds'
     crops only."""
-    from .exemplars import ExemplarHead
+    from .exemplars import ExemplarHead, table_rows
     from .features import SILHOUETTE_HOG
     from .model import PART_SETS, part_set_probabilities
     from .train import REGULARISER
@@ -248,8 +241,8 @@ def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: 
             printed[part] = softmax(features[deal.read] @ head)[:, 0]
         linear = np.array([part_set_probabilities(dict(zip(PARTS, row)))
                            for row in zip(*(printed[part] for part in PARTS))])
-        table_rows = np.flatnonzero(deal.learn)[_table_rows(int(deal.learn.sum()), deal.table_seed)]
-        table = ExemplarHead.fit(silhouette_columns, features[table_rows], truth_all[table_rows])
+        drawn = np.flatnonzero(deal.learn)[table_rows(int(deal.learn.sum()), deal.table_seed)]
+        table = ExemplarHead.fit(silhouette_columns, features[drawn], truth_all[drawn])
         votes = table.vote(features[deal.read], len(PART_SETS))
         truth, several = truth_all[deal.read], several_all[deal.read]
         for weight in weights:

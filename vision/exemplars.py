@@ -44,7 +44,7 @@ class ExemplarHead:
     def add_class(self, features: np.ndarray, label: int, seed: int) -> None:
         """Prototypes of one more class from its crops, in the space already learned from the others (the new
         class does not move their projection)."""
-        rows = np.sort(np.random.default_rng(seed).permutation(len(features))[:MAX_EXEMPLARS])
+        rows = table_rows(len(features), seed)
         centres, labels = prototypes(self.embed(features[rows]), np.full(len(rows), label), seed)
         self.exemplars = np.concatenate([self.exemplars, centres]).astype(np.float32)
         self.labels = np.concatenate([self.labels, labels]).astype(np.int16)
@@ -153,12 +153,16 @@ def prototypes(embedded: np.ndarray, labels: np.ndarray, seed: int = 0) -> tuple
     return np.array(centres, np.float32).reshape(-1, embedded.shape[1]), np.array(centre_labels, np.int16)
 
 
+def table_rows(count: int, seed: int) -> np.ndarray:
+    """Which of `count` crops a prototype table is drawn from (at most MAX_EXEMPLARS), in their order."""
+    return np.sort(np.random.default_rng(seed).permutation(count)[:MAX_EXEMPLARS])
+
+
 def fit_exemplars(features: np.ndarray, part_sets: np.ndarray, abilities: np.ndarray, seed: int) -> Exemplars:
     """From positive training crops: their features, index of their printed part combination, ability index."""
     from .features import ICON_HOG, SILHOUETTE_HOG
 
-    rng = np.random.default_rng(seed)
-    keep = np.sort(rng.permutation(len(features))[:MAX_EXEMPLARS])
+    keep = table_rows(len(features), seed)
     features = features[keep]
     return Exemplars({"parts": ExemplarHead.fit(SILHOUETTE_HOG, features, part_sets[keep]),
                       "ability": ExemplarHead.fit(ICON_HOG, features, abilities[keep])})
