@@ -29,6 +29,7 @@ class Tally:
     occluded_confident_wrong: int = 0
     times: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    phases: dict[str, float] = field(default_factory=dict)  # milliseconds per phase, summed over the frames' last runs
 
 
 def match(cards, truths: list[CardTruth]):
@@ -88,6 +89,8 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
             result = recogniser.scan(scene.frame)
             timings.append(result.ms)
         tally.times.append(statistics.median(timings))
+        for phase, ms in result.phases.items():
+            tally.phases[phase] = tally.phases.get(phase, 0.0) + ms
         if result.error:
             tally.errors.append(result.error)
         score(tally, result.cards, scene.cards)
@@ -96,7 +99,7 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
     return tally
 
 
-def report(tally: Tally, label: str) -> str:
+def report(tally: Tally, label: str, phases: bool = False) -> str:
     def pct(numerator, denominator):
         return f"{100 * numerator / denominator:6.2f}% ({numerator}/{denominator})" if denominator else "   n/a"
 
@@ -116,4 +119,18 @@ def report(tally: Tally, label: str) -> str:
     ]
     if tally.errors:
         lines.append(f"  errors               {len(tally.errors)}: {tally.errors[0]}")
+    if phases:
+        lines += phase_lines(tally)
     return "\n".join(lines)
+
+
+def phase_lines(tally: Tally) -> list[str]:
+    """Where the time goes: each phase's mean milliseconds per frame and share of the whole (means add up, medians do
+    not), from each frame's last timed run."""
+    total = sum(tally.phases.values())
+    if not tally.times or total <= 0:
+        return ["  time by phase        no frames"]
+    lines = ["  time by phase        mean ms per frame, share"]
+    for phase, ms in tally.phases.items():
+        lines.append(f"    {phase:<24}{ms / len(tally.times):7.1f} ms {100 * ms / total:5.1f}%")
+    return lines

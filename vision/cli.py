@@ -44,6 +44,7 @@ def register(subparsers) -> None:
     bench.add_argument("--repeats", type=int, default=3, help="timed runs per frame (median is kept)")
     bench.add_argument("--training", action="store_true", help="also report on the training scans")
     bench.add_argument("--params", metavar="FILE")
+    bench.add_argument("--phases", action="store_true", help="also print the time spent in each phase of a scan")
     bench.set_defaults(handler=_bench)
 
     teach = commands.add_parser("teach", help="adapt the recogniser to your own cards and light",
@@ -190,10 +191,11 @@ def _bench(args) -> int:
     if not scans_available():
         print("note: the card scans are not available; benchmarking on stand-in cards drawn by code")
     tally = bench.run(args.scenes, args.seed, args.repeats, recogniser=recogniser)
-    print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths 140-330 px"))
+    print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths 140-330 px",
+                       phases=args.phases))
     if args.training:
         tally = bench.run(args.scenes, args.seed + 1, args.repeats, heldout=False, recogniser=recogniser)
-        print(bench.report(tally, f"training scans, {args.scenes} scenes, seed {args.seed + 1}"))
+        print(bench.report(tally, f"training scans, {args.scenes} scenes, seed {args.seed + 1}", phases=args.phases))
     return 0
 
 

@@ -106,10 +106,31 @@ class ScanResult:
     cards: list[SeenCard] = field(default_factory=list)
     ms: float = 0.0
     error: str | None = None
+    # Milliseconds spent in each phase of the scan, in the order they ran (see PHASES); not part of the JSON output.
+    phases: dict[str, float] = field(default_factory=dict)
 
     def to_json(self, image: str | None = None) -> dict:
         data = {"cards": [card.to_json() for card in self.cards], "ms": round(self.ms, 2), "error": self.error}
         return {"image": image, **data} if image is not None else data
+
+
+# The phases of a scan, in order, as ScanResult.phases names them: where the time goes on a given machine
+# (`companion vision bench --phases`).
+PHASES = ("frame", "outlines", "columns", "short columns", "cards over outlines", "corners", "straight edges",
+          "column neighbours", "ends drawn in", "prototypes and sides", "seats")
+
+
+class _Laps:
+    """Milliseconds per phase of one scan: each call closes the phase named, which began where the last one ended."""
+
+    def __init__(self):
+        self.times: dict[str, float] = {}
+        self._since = time.perf_counter()
+
+    def __call__(self, phase: str) -> None:
+        now = time.perf_counter()
+        self.times[phase] = self.times.get(phase, 0.0) + (now - self._since) * 1000
+        self._since = now
 
 
 def recorded_badge_gate(about: dict) -> float:
@@ -255,7 +276,9 @@ class Recogniser:
 
         if self.model is None:
             return ScanResult(error=self.model_error)
+        lap = _Laps()
         image, factor = limit_size(to_bgr8(frame))
+        lap("frame")
 
         @functools.cache
         def full_gray() -> np.ndarray:
@@ -296,6 +319,7 @@ class Recogniser:
             return True
 
         outlines = find_outlines(image, full_gray())
+        lap("outlines")
         for quad in outlines.quads[:MAX_QUADS]:
             if inside_any(quad.mean(axis=0), taken):
                 continue
@@ -344,6 +368,7 @@ class Recogniser:
                     elif len(corners) < LONGEST_COLUMN:
                         short.append(taken[-1])
 
+        lap("columns")
         # A column cut short by a hand or an arm does not read as whole cards, but its free end does (if the
         # outline is as wide as a card here: most such outlines are fragments of art).
         for quad in low:
@@ -366,6 +391,7 @@ class Recogniser:
                                                                taken)[:1]:
                 if accept(points, card_probabilities):
                     partial.append(taken[-1])
+        lap("short columns")
         # An outline smaller than a card that reads as no card may be the part of one that stands out from the
         # table: the rest can be lost in a table of its own colour (dark art on a dark cloth, a white border on a
         # pale one). Cards are laid over it from its squarest corners.
@@ -388,6 +414,7 @@ class Recogniser:
                 card_probabilities = card_probabilities | {ICON_UNSEEN: True}
             if accept(points, card_probabilities):
                 partial.append(taken[-1])
+        lap("cards over outlines")
         # Outlines that were more than a column (quads, or shapes that are not even that, like a column with an arm
         # across it): a card of the frame's card size may lie in one of their corners.
         unexplained_corners = [c for quad in unexplained for c in quad_corners(quad)]
@@ -418,6 +445,7 @@ class Recogniser:
                 found = next(iter(self._lone_cards(image, cards, taken, bar)), None)
                 if found is not None and accept(*found):
                     partial.append(taken[-1])
+        lap("corners")
         # Around the outlines that explained nothing, a card's edges can still be straight lines where its outline
         # was lost (a pale card on a pale cloth) or ran into an arm or the next column: cards of the nearest card's
         # size are laid from the corners two such lines make, the squarest first.
@@ -445,6 +473,7 @@ class Recogniser:
                 found = next(iter(self._lone_cards(image, cards, taken, EDGE_CORNER_CARD)), None)
                 if found is not None and accept(*found):
                     partial.append(taken[-1])
+        lap("straight edges")
         # A card found without its whole column's outline (the rest under a hand, or welded to it) may have
         # neighbours in its column: the same card shape, one card depth up or down, facing the same way.
         # So may the cards of an outline shorter than a whole creature: on a dark table, or in glare, the rest of
@@ -482,21 +511,25 @@ class Recogniser:
                         gate=self.badge_gate + LONE_GATE_RISE)
                 if card_probabilities["card"][0] >= LONE_CARD and accept(neighbour, card_probabilities):
                     partial.append(taken[-1])
+        lap("column neighbours")
         # Last, a card split off a column's outline wider than itself may reach onto the table at an end.
         for i, points in enumerate(taken):
             drawn_in = self._ends_drawn_in(image, points, snapped_card(points), readings_seen[i],
                                            taken[:i] + taken[i + 1:], factor)
             if drawn_in is not None:
                 taken[i], seen[i], readings_seen[i] = drawn_in
+        lap("ends drawn in")
         if seen and self.model.exemplars is not None:
             seen = self._by_exemplars(seen, readings_seen)
             seen = self._read_again_on_sides(image, full_gray(), seen, taken, factor)
+        lap("prototypes and sides")
         if self.calibration is not None:
             from .geometry import assign
 
             placed, middle = assign(seen, self.calibration)
             seen = placed + middle
-        return ScanResult(cards=seen)
+        lap("seats")
+        return ScanResult(cards=seen, phases=lap.times)
 
     def _readings(self, image: np.ndarray, quad: np.ndarray, hypotheses: int | None = None) -> list:
         """(score, card corners, per-card probabilities) for each way of splitting the quad into a column, most

@@ -99,3 +99,26 @@ def test_the_bench_counts_visible_cards_read_wrong_with_confidence_apart():
     bench.score(tally, cards, truths)
     assert (tally.found, tally.all_facts, tally.confident_wrong) == (3, 1, 1)
     assert "read wrong, surely   1 of the 2 read wrong" in bench.report(tally, "test")
+
+
+def test_a_scan_times_each_of_its_phases_in_order_apart_from_its_json(recogniser):
+    from vision.pipeline import PHASES
+    from vision.cards import scans_available
+
+    ids = [c.id for c in heldout_cards()]
+    scene = SceneGenerator(3, card_ids=ids, use_scans=scans_available()).random_scene()
+    result = recogniser.scan(scene.frame)
+    assert result.error is None
+    assert tuple(result.phases) == PHASES
+    assert all(ms >= 0 for ms in result.phases.values())
+    assert sum(result.phases.values()) <= result.ms  # the phases lie within the scan's own timing
+    assert "phases" not in result.to_json("frame.png")  # the scan command's JSON format stays as it is
+    assert recogniser.scan(np.zeros((0, 0, 3), np.uint8)).phases == {}  # a frame refused has no phases
+
+
+def test_the_bench_prints_each_phase_as_mean_milliseconds_and_share():
+    tally = bench.Tally(times=[50.0, 70.0], phases={"outlines": 30.0, "columns": 90.0})
+    lines = bench.report(tally, "test", phases=True).splitlines()
+    assert lines[-2:] == ["    outlines                   15.0 ms  25.0%", "    columns                    45.0 ms  75.0%"]
+    assert "time by phase" not in bench.report(tally, "test")
+    assert bench.phase_lines(bench.Tally()) == ["  time by phase        no frames"]
