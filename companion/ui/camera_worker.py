@@ -18,11 +18,16 @@ NO_FRAME_WAIT = 0.5  # seconds between reads while the guard has no camera (it s
 
 class CameraWorker:
     def __init__(self, guard, inbox, recogniser=None, stabiliser=None, clock=time.monotonic, idle_wait: float = 0.05,
-                 calibration=None):
+                 calibration=None, still=None):
         self.guard = guard
         self.inbox = inbox
         self.recogniser = recogniser
         self.stabiliser = stabiliser
+        # vision.still.StillFrames, or None to read every frame: a frame that shows what the last one read showed is
+        # not read again, and its cards are those of that reading (the stabiliser still sees time pass).
+        self.still = still
+        self.last_cards = None  # the cards of the last frame read, while they may stand for a still frame
+        self.frames_read = 0
         self.calibration = calibration  # vision.geometry.Calibration from [camera] calibration, or None
         self.clock = clock
         self.idle_wait = idle_wait
@@ -40,7 +45,8 @@ class CameraWorker:
             self.thread.join(wait)
 
     def build_pipeline(self) -> None:
-        """The recogniser and stabiliser not given, both with the table calibration (imported here: OpenCV)."""
+        """The recogniser and stabiliser not given, both with the table calibration, and the still-frame test
+        (imported here: OpenCV)."""
         if self.recogniser is None:
             from vision.pipeline import Recogniser
 
@@ -49,6 +55,10 @@ class CameraWorker:
             from vision.stabiliser import Stabiliser
 
             self.stabiliser = Stabiliser(calibration=self.calibration)
+        if self.still is None:
+            from vision.still import StillFrames
+
+            self.still = StillFrames()
 
     def report(self, now: float) -> None:
         """Post the guard's state when it changed: the table follows `connected`, the chip shows the text."""
@@ -69,11 +79,20 @@ class CameraWorker:
         if frame is None:
             self.stopping.wait(NO_FRAME_WAIT)
             return
-        result = self.recogniser.scan(frame)
-        if result.error:
-            log.debug("frame skipped: %s", result.error)
-            return
-        state = self.stabiliser.update(result.cards, now)
+        still = self.still is not None and self.still.unchanged(frame, now)
+        if still and self.last_cards is not None:
+            cards = self.last_cards
+        else:
+            result = self.recogniser.scan(frame)
+            self.frames_read += 1
+            if result.error:
+                log.debug("frame skipped: %s", result.error)
+                self.last_cards = None
+                if self.still is not None:
+                    self.still.forget()
+                return
+            cards = self.last_cards = result.cards
+        state = self.stabiliser.update(cards, now)
         if state is not None:
             self.inbox.put(("table_state", state))
 
