@@ -37,10 +37,10 @@ class StillFrames:
             return False
         if self._read is not None and small.shape == self._read.shape and \
                 now - self._read_at < self.max_still_seconds:
-            moved = np.count_nonzero((np.abs(small.astype(np.int16) - self._read) > self.changed_levels).any(axis=2))
+            moved = np.count_nonzero((np.abs(small - self._read) > self.changed_levels).any(axis=2))
             if moved < self.changed_pixels:
                 return True
-        self._read, self._read_at = small.astype(np.int16), now
+        self._read, self._read_at = small, now
         return False
 
     def forget(self) -> None:
@@ -56,4 +56,4 @@ class StillFrames:
             image = to_bgr8(frame)
         except FrameError:
             return None
-        return cv2.resize(image, self.thumbnail, interpolation=cv2.INTER_AREA)
+        return cv2.resize(image, self.thumbnail, interpolation=cv2.INTER_AREA).astype(np.int16)  # signed: differences

@@ -87,8 +87,7 @@ class CameraWorker:
             self.frames_read += 1
             if result.error:
                 log.debug("frame skipped: %s", result.error)
-                self.last_cards = None
-                if self.still is not None:
+                if self.still is not None:  # the next frame is read, whatever it shows
                     self.still.forget()
                 return
             cards = self.last_cards = result.cards
