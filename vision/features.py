@@ -291,3 +291,24 @@ def _white_print(frame: np.ndarray, to_image: np.ndarray, shrink: float, box, si
     whiteness = _channel_min(patch)
     whiteness = (whiteness - whiteness.mean()) / (whiteness.std() + 1e-3)
     return np.concatenate([whiteness.ravel() * 0.05, _gradient_histograms(whiteness) * 0.7])
+
+
+# The icon's white print, counted against the card's own white: the badge figure's brightest pixels (its 98th
+# percentile of the least channel) and the badge's middle level, warped at about a quarter of scan resolution.
+PRINT_SIZE = {"badge": (36, 38), "icon": (35, 33)}
+PRINT_LEVEL = 0.6  # a pixel of the icon's place this far from the badge's middle level to its white counts as print
+
+
+def icon_print_share(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | None = None) -> float:
+    """The share of the ability icon's place that is as white as the badge's printed figure (PRINT_LEVEL of the
+    way from the badge's middle level to its white). Every ability icon is printed white; the art behind it, where a
+    card has none, is rarely that white. NaN where the badge has no white to compare with. `badge` is the badge's
+    offset, if `badge_fit` has found it already."""
+    to_image = _card_to_image(np.asarray(corners, np.float64))
+    to_image = _shifted(to_image, _badge_match(frame, to_image)[1] if badge is None else badge)
+    badge = _channel_min(_warp(frame, to_image, BADGE_BOX, PRINT_SIZE["badge"])).astype(np.float32)
+    icon = _channel_min(_warp(frame, to_image, ICON_BOX, PRINT_SIZE["icon"])).astype(np.float32)
+    middle, white = np.percentile(badge, (50, 98))
+    if white - middle < 1:
+        return float("nan")
+    return float(np.count_nonzero(icon >= middle + PRINT_LEVEL * (white - middle)) / icon.size)

@@ -13,6 +13,7 @@ from .placements import (anchored_cards, card_shaped, card_size_near, card_with_
                          column_neighbours, column_of_width, completed_variants, icon_centre, in_frame, inside_any,
                          mean_sides, near_any, outline_side_sizes, partial_column, quad_area, quad_corners,
                          shortest_side, side_sized_cards, split_hypotheses, turned_neighbours)
+from .features import icon_print_share
 from .segments import segment_corners
 from .table_state import SeenCard
 
@@ -40,6 +41,7 @@ SNAP_MIN_SCORE = 0.05  # an outline reading worse than this is dropped without s
 SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may move onto a nearby edge
 EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
 FEATURES = "features"  # key of a card's feature vector beside its probabilities
+BADGE_OFFSET = "badge offset"  # key, beside them, of where its badge was found (`vision.features.badge_fit`)
 ICON_UNSEEN = "icon unseen"  # key, beside them, set when the icon's place lay outside the outline the card was found by
 # A card read less surely than this (the stabiliser's bar) is read again laid on each of its sides; a reading there
 # that is a card at least AGAIN_CARD and AGAIN_GAIN surer gives it its facts.
@@ -99,6 +101,13 @@ UNFAMILIAR_CONFIDENCE = 0.5
 # part. At 0.7 three of them are read right, and no card is read wrong that was not before there or on seeds
 # 777-783 and 2025.
 PARTS_VOTE = 0.7
+# Every ability icon is printed white. A card read with an icon whose place holds less than this share of white
+# print (`icon_print_share`) has none printed there, and is read as having no ability, at most UNFAMILIAR_CONFIDENCE
+# sure (the place may also be under a hand). On training seeds 777-791 and 2025 (4,180 visible ability cards), every
+# icon but the jester's measured at least 0.118, bar one card placed off its print (0.0); the jester's thin smile
+# measured down to 0.011, so a jester is taken as read.
+NO_PRINT_SHARE = 0.03
+PRINT_MAY_BE_FAINT = ("jester",)
 
 
 @dataclass
@@ -153,6 +162,17 @@ def _no_icon_where_unseen(probabilities: dict, ability: str | None) -> bool:
     """Whether a card is read as having no ability where its icon's place was not seen (ICON_UNSEEN): what hid it
     may be a hand, so the reading is no evidence."""
     return bool(probabilities.get(ICON_UNSEEN)) and ability is None
+
+
+def _no_icon_printed(ability: str | None, print_share) -> bool:
+    """Whether a card read with `ability` has too little white print where its icon would be to have one;
+    `print_share()` gives that share (`icon_print_share`), measured only for the abilities the rule concerns."""
+    return ability is not None and ability not in PRINT_MAY_BE_FAINT and print_share() < NO_PRINT_SHARE
+
+
+def _print_share(image: np.ndarray, places: list[np.ndarray], readings: list[dict], i: int) -> float:
+    """`icon_print_share` of the i-th of the places, with its badge where reading it found it."""
+    return icon_print_share(image, places[i], readings[i].get(BADGE_OFFSET))
 
 
 def _featureless(image: np.ndarray, corners: np.ndarray) -> bool:
@@ -520,7 +540,7 @@ class Recogniser:
                 taken[i], seen[i], readings_seen[i] = drawn_in
         lap("ends drawn in")
         if seen and self.model.exemplars is not None:
-            seen = self._by_exemplars(seen, readings_seen)
+            seen = self._by_exemplars(seen, readings_seen, functools.partial(_print_share, image, taken, readings_seen))
             seen = self._read_again_on_sides(image, full_gray(), seen, taken, factor)
         lap("prototypes and sides")
         if self.calibration is not None:
@@ -565,7 +585,7 @@ class Recogniser:
             if not passed:
                 probabilities["card"][i] = (0.0, 1.0)
         return [{head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]}
-                for i in range(len(cards))]
+                | ({BADGE_OFFSET: fits[i][1]} if passes[i] else {}) for i in range(len(cards))]
 
     @functools.cached_property
     def _unread(self) -> dict[str, np.ndarray]:
@@ -575,7 +595,8 @@ class Recogniser:
         probabilities["card"][0] = (0.0, 1.0)
         return {head: values[0] for head, values in probabilities.items()}
 
-    def _by_exemplars(self, cards: list[SeenCard], probabilities: list[dict]) -> list[SeenCard]:
+    def _by_exemplars(self, cards: list[SeenCard], probabilities: list[dict],
+                      print_share=None) -> list[SeenCard]:
         """Parts and ability by the linear classifier's probability plus the share of the nearest training crops
         that agree (for parts, PARTS_VOTE of it, the sum scaled back to 0-2); half that sum bounds the confidence (a
         card half under a hand finds no consistent neighbours), and an icon print unlike every prototype caps it (a
@@ -601,6 +622,10 @@ class Recogniser:
             if icon_familiarity[i] < UNFAMILIAR_ICON or \
                     _no_icon_where_unseen(probabilities[i], HEADS["ability"][ability]):
                 confidence = min(confidence, UNFAMILIAR_CONFIDENCE)
+            if print_share is not None and \
+                    _no_icon_printed(HEADS["ability"][ability], functools.partial(print_share, i)):
+                ability = HEADS["ability"].index(None)
+                confidence = min(confidence, UNFAMILIAR_CONFIDENCE)
             read.append(dataclasses.replace(card, parts=PART_SETS[parts], ability=HEADS["ability"][ability],
                                             confidence=float(confidence)))
         return read
@@ -625,12 +650,13 @@ class Recogniser:
             places = [place for place in places if not inside_any(place.mean(axis=0), others)]
             if not places:
                 continue
-            candidates = [(self._card(place, probabilities, factor), probabilities)
+            candidates = [(self._card(place, probabilities, factor), probabilities, place)
                           for place, probabilities in zip(places, self._read(image, places))
                           if probabilities["card"][0] >= AGAIN_CARD]
             if not candidates:
                 continue
-            again = self._by_exemplars(*map(list, zip(*candidates)))
+            found, readings, laid = map(list, zip(*candidates))
+            again = self._by_exemplars(found, readings, functools.partial(_print_share, image, laid, readings))
             best = max(again, key=lambda each: each.confidence)
             if best.confidence >= card.confidence + AGAIN_GAIN:
                 read[i] = dataclasses.replace(best, confidence=card.confidence)
