@@ -42,9 +42,15 @@ def _centre(card: SeenCard) -> np.ndarray:
     return np.asarray(card.corners, np.float64).mean(axis=0)
 
 
+# A card read less surely than this is not reported; it is kept as uncertain (a hand over it, glare, or a card the
+# recogniser was never shown).
+MIN_CONFIDENCE = 0.6
+
+
 class Stabiliser:
     def __init__(self, settle_frames: int = 5, settle_seconds: float = 0.4, absent_frames: int = 10,
-                 absent_seconds: float = 1.5, min_confidence: float = 0.6, calibration: Calibration | None = None,
+                 absent_seconds: float = 1.5, min_confidence: float = MIN_CONFIDENCE,
+                 calibration: Calibration | None = None,
                  frame_size: tuple[int, int] = (1640, 1232)):
         self.settle_frames = settle_frames
         self.settle_seconds = settle_seconds

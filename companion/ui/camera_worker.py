@@ -3,7 +3,8 @@
 The pygame loop never waits for the camera: it drains the inbox once per frame. The worker posts
 ("camera", "ok" | "lost") when the guard's `connected` changes (the screens switch to manual entry and keep the
 game; one dropped frame is not a lost camera) and ("camera_status", text) whenever the guard's line for the screen
-changes (e.g. "camera lost (...), retrying in 4 s; manual mode").
+changes (e.g. "camera lost (...), retrying in 4 s; manual mode"). For the camera view it posts, at most every
+PICTURE_EVERY seconds, ("seen", cards) and then ("frame", frame): a frame it read and what it read in it.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import time
 log = logging.getLogger(__name__)
 
 NO_FRAME_WAIT = 0.5  # seconds between reads while the guard has no camera (it schedules the real retries)
+PICTURE_EVERY = 1.0  # seconds between pictures posted for the camera view (each one costs the screen a redraw)
 
 
 class CameraWorker:
@@ -28,6 +30,7 @@ class CameraWorker:
         self.still = still
         self.last_cards = None  # the cards of the last frame read, while they may stand for a still frame
         self.frames_read = 0
+        self.picture_posted: float | None = None  # when a picture was last posted for the camera view
         self.calibration = calibration  # vision.geometry.Calibration from [camera] calibration, or None
         self.clock = clock
         self.idle_wait = idle_wait
@@ -91,6 +94,10 @@ class CameraWorker:
                     self.still.forget()
                 return
             cards = self.last_cards = result.cards
+            if self.picture_posted is None or now - self.picture_posted >= PICTURE_EVERY:
+                self.picture_posted = now
+                self.inbox.put(("seen", cards))
+                self.inbox.put(("frame", frame))
         state = self.stabiliser.update(cards, now)
         if state is not None:
             self.inbox.put(("table_state", state))

@@ -66,6 +66,8 @@ class SessionScene(Scene):
                 self.session.feed(event.sim)
             elif hasattr(event, "camera"):
                 self.session.camera_lost = event.camera != "ok"
+            elif hasattr(event, "seen"):
+                self.session.latest_seen = event.seen
             elif hasattr(event, "frame"):
                 self.session.latest_frame = event.frame
             self.after_change()

@@ -1,9 +1,12 @@
-"""What the camera sees (or the synthetic camera of the simulated table), next to what the referee made of it."""
+"""What the camera sees (or the synthetic camera of the simulated table), next to what the referee made of it: each
+card the recogniser read outlined on the picture, in its legion's colour when read surely, and marked "?" when not
+(the stabiliser reports only the sure ones, so those are the cards the game does not see yet)."""
 from __future__ import annotations
 
 import pygame
 
 from companion.ui import theme
+from companion.ui.nightmarium import pictures
 from companion.ui.nightmarium.base import SessionScene
 from companion.ui.widgets import Button, draw_paragraph, draw_text
 
@@ -33,6 +36,7 @@ class CameraViewScene(SessionScene):
             self._source = frame
             self._image = frame_surface(frame) if frame is not None else None
         area = pygame.Rect(px(10), px(10), layout.width - px(20), layout.height - px(90))
+        unsure = 0
         if self._image is None:
             draw_paragraph(surface, self.t("nm.camera.none"), layout.font(20), theme.TEXT_DIM,
                            area.inflate(-px(40), -px(120)))
@@ -40,15 +44,43 @@ class CameraViewScene(SessionScene):
             scale = min(area.width / self._image.get_width(), area.height / self._image.get_height())
             size = (int(self._image.get_width() * scale), int(self._image.get_height() * scale))
             picture = pygame.transform.smoothscale(self._image, size)
-            surface.blit(picture, picture.get_rect(center=area.center))
+            placed = picture.get_rect(center=area.center)
+            surface.blit(picture, placed)
+            unsure = self._outline_cards(surface, layout, placed, scale)
         if self.session.mode == "simulated":
             caption = self.t("camera.simulated")
         elif self.session.camera_lost:  # the camera guard's whole line: what failed, when it retries
             caption = self.app.camera_message or self.t("camera.lost")
+        elif unsure:
+            caption = self.t("nm.camera.unsure", count=unsure)
         else:
             caption = self.t("camera.ok")
-        draw_text(surface, caption, layout.font(16), theme.TEXT_DIM, (px(200), layout.height - px(42)), "midleft",
-                  max_width=layout.width - px(220))
+        if unsure and self.session.mode == "camera" and not self.session.camera_lost:  # the hint: two lines
+            draw_paragraph(surface, caption, layout.font(15), theme.WARNING,
+                           pygame.Rect(px(200), layout.height - px(70), layout.width - px(220), px(56)), line_gap=0)
+        else:
+            draw_text(surface, caption, layout.font(16), theme.TEXT_DIM, (px(200), layout.height - px(42)), "midleft",
+                      max_width=layout.width - px(220))
         self.add_button(Button(pygame.Rect(px(14), layout.height - px(70), px(170), px(56)), self.t("common.back"),
                                self.app.pop, primary=True))
         self.draw_buttons(surface, layout)
+
+    def _outline_cards(self, surface, layout, placed: pygame.Rect, scale: float) -> int:
+        """Outline the cards read in the picture shown (placed at `placed`, scaled by `scale`); returns how many were
+        read less surely than the stabiliser reports."""
+        from vision.stabiliser import MIN_CONFIDENCE
+
+        unsure = 0
+        for card in self.session.latest_seen or ():
+            if len(card.corners) != 4:
+                continue
+            points = [(placed.left + x * scale, placed.top + y * scale) for x, y in card.corners]
+            sure = card.confidence >= MIN_CONFIDENCE
+            colour = pictures.legion_colour(card.legion) if sure else theme.WARNING
+            pygame.draw.polygon(surface, colour, points, max(2, layout.px(3)))
+            if not sure:
+                unsure += 1
+                centre = (sum(x for x, _ in points) / 4, sum(y for _, y in points) / 4)
+                pygame.draw.circle(surface, theme.WARNING, centre, layout.px(14))
+                draw_text(surface, "?", layout.font(20, True), theme.TEXT, centre, "center")
+        return unsure

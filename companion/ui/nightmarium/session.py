@@ -44,6 +44,7 @@ class Session:
         # A camera the guard has not (yet) found: manual entry until it reports one (app.camera_connected).
         self.camera_lost = getattr(app, "camera_connected", None) is False
         self.latest_frame = None  # the last camera (or synthetic camera) picture, BGR, for the camera view
+        self.latest_seen = None  # the cards the recogniser read in the camera's last picture (vision SeenCards)
         self.simulation: SimulationWorker | None = None
 
     @classmethod
