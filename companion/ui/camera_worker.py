@@ -48,12 +48,10 @@ class CameraWorker:
             self.thread.join(wait)
 
     def build_pipeline(self) -> None:
-        """The recogniser and stabiliser not given, both with the table calibration, and the still-frame test
-        (imported here: OpenCV)."""
+        """The recogniser (`load_recogniser`) and stabiliser not given, both with the table calibration, and the
+        still-frame test (imported here: OpenCV)."""
         if self.recogniser is None:
-            from vision.pipeline import Recogniser
-
-            self.recogniser = Recogniser(calibration=self.calibration)
+            self.recogniser = self.load_recogniser()
         if self.stabiliser is None:
             from vision.stabiliser import Stabiliser
 
@@ -62,6 +60,20 @@ class CameraWorker:
             from vision.still import StillFrames
 
             self.still = StillFrames()
+
+    def load_recogniser(self):
+        """The recogniser with the parameters `companion vision teach` saved, if the user taught it and they load;
+        else the built-in ones (a damaged taught file must not blind the camera)."""
+        from vision.pipeline import Recogniser
+        from vision.taught import default_params
+
+        taught = default_params()
+        if taught is not None:
+            recogniser = Recogniser(params=taught, calibration=self.calibration)
+            if recogniser.model is not None:
+                return recogniser
+            log.warning("the taught recogniser cannot be used (%s); using the built-in one", recogniser.model_error)
+        return Recogniser(calibration=self.calibration)
 
     def report(self, now: float) -> None:
         """Post the guard's state when it changed: the table follows `connected`, the chip shows the text."""
