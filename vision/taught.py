@@ -58,7 +58,6 @@ def teach(source, card_ids: list[int], out: str | None = None, samples: int = 80
     from .features import card_features
     from .frames import FrameError, to_bgr8
     from .model import CardModel
-    from .train import train
 
     try:
         current = CardModel.load(default_params()) if default_params() else CardModel.load()
@@ -85,13 +84,103 @@ def teach(source, card_ids: list[int], out: str | None = None, samples: int = 80
         examples.append((frame, quad, card))
         if progress:
             progress(f"card {card_id}: found")
+    path = Path(out) if out else taught_path()
+    for frame, quad, card in examples:
+        remember_example(frame, quad, card, path)
+    return teach_examples(remembered_examples(path), out=path, samples=samples, progress=progress)
+
+
+def teach_examples(examples, out: str | Path | None = None, samples: int = 800, progress=None) -> Path:
+    """Retrain with the (frame, card corners, CardFacts) examples mixed in, and save where `default_params()`
+    finds it (or to `out`)."""
+    from .train import train
+
+    if not examples:
+        raise TeachError("no card to teach")
     if progress:
         progress("retraining (this takes a few minutes)...")
     model = train(samples, seed=11, extra=examples, progress=progress)
     model.about["badge_gate"] = taught_badge_gate(examples)
+    model.about["taught_cards"] = len(examples)
     path = Path(out) if out else taught_path()
     try:
         model.save(path)
     except OSError as error:
         raise TeachError(f"cannot save to {path}: {error.strerror}") from None
     return path
+
+
+def examples_dir(model_path: Path | None = None) -> Path:
+    """Where the pictures of the cards taught to the model at `model_path` (`taught_path()` unless given) are kept:
+    the user's own, on their own machine, so that each teaching retrains with every card taught so far. Deleting
+    the folder and the taught file forgets them all."""
+    model_path = Path(model_path) if model_path else taught_path()
+    return model_path.with_name(model_path.stem + "-cards")
+
+
+EXAMPLE_MARGIN = 0.25  # of the card's width, kept around it in a remembered picture
+
+
+def remember_example(frame: np.ndarray, corners: np.ndarray, card, model_path: Path | None = None) -> Path:
+    """Keep the part of the picture around a taught card (PNG) with its corners and facts (JSON beside it)."""
+    import json
+
+    import cv2
+
+    corners = np.asarray(corners, np.float64)
+    margin = EXAMPLE_MARGIN * float(np.linalg.norm(corners[1] - corners[0]))
+    height, width = frame.shape[:2]
+    left, top = (max(0, int(v)) for v in corners.min(axis=0) - margin)
+    right, bottom = int(min(width, corners[:, 0].max() + margin)), int(min(height, corners[:, 1].max() + margin))
+    if right - left < 2 or bottom - top < 2:
+        raise TeachError("the card lies outside the picture")
+    folder = examples_dir(model_path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        number = 1 + max((int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit()), default=0)
+        picture = folder / f"{number:04d}.png"
+        if not cv2.imwrite(str(picture), frame[top:bottom, left:right]):
+            raise OSError(f"could not write {picture}")
+        facts = {"corners": (corners - [left, top]).round(2).tolist(), "id": card.id, "legion": card.legion,
+                 "parts": list(card.parts), "ability": card.ability}
+        temporary = picture.with_suffix(".tmp")
+        temporary.write_text(json.dumps(facts), encoding="utf-8")
+        temporary.replace(picture.with_suffix(".json"))  # the JSON last: a picture without it is not an example
+    except OSError as error:
+        raise TeachError(f"cannot keep the taught card in {folder}: {error}") from None
+    return picture
+
+
+def remembered_examples(model_path: Path | None = None) -> list:
+    """(picture, corners, CardFacts) of every taught card kept, oldest first; unreadable ones are skipped."""
+    import json
+
+    import cv2
+
+    from .cards import CardFacts
+
+    examples = []
+    folder = examples_dir(model_path)
+    for facts_path in sorted(folder.glob("*.json")) if folder.is_dir() else ():
+        try:
+            facts = json.loads(facts_path.read_text(encoding="utf-8"))
+            picture = cv2.imread(str(facts_path.with_suffix(".png")), cv2.IMREAD_COLOR)
+            corners = np.asarray(facts["corners"], np.float64).reshape(4, 2)
+            card = CardFacts(int(facts["id"]), str(facts["legion"]), tuple(facts["parts"]), facts["ability"], "")
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        if picture is not None:
+            examples.append((picture, corners, card))
+    return examples
+
+
+def card_with_facts(legion: str, parts, ability: str | None):
+    """The deck's first card with these printed facts (training only reads the facts), or one numbered 0 when the
+    deck has none such."""
+    from .cards import CardFacts, all_cards
+
+    parts = tuple(parts)
+    for card in all_cards():
+        if (card.legion, tuple(card.parts), card.ability) == (legion, parts, ability):
+            return card
+    return CardFacts(0, legion, parts, ability, "")

@@ -62,6 +62,9 @@ class App:
         self.camera_connected: bool | None = None
         self.camera_message: str | None = None
         self.notice: str | None = None  # shown once, over whatever screen is up (a database moved aside)
+        self.camera_worker = None  # the CameraWorker reading the camera, if any (teaching reloads its recogniser)
+        self.teaching = None  # the TeachWorker retraining the recogniser, if one was started
+        self.teach_status: tuple[str, str | None] | None = None  # its last ("progress"|"done"|"failed", detail)
 
     # -- the scene stack ----------------------------------------------------------------------------------
     @property
@@ -136,6 +139,11 @@ class App:
                 self.camera_message = payload
                 if self.top is not None:
                     self.top.dirty = True  # the status chip; no scene needs the event itself
+                continue
+            elif kind == "teach_status":
+                self.teach_status = payload
+                if self.top is not None:
+                    self.top.dirty = True  # the camera view's caption
                 continue
             event = pygame.event.Event(pygame.USEREVENT, **{kind: payload})
             target = next((scene for scene in reversed(self.scenes) if getattr(scene, "follows_table", False)),

@@ -134,6 +134,7 @@ def run_configured(config, calibration, notifier, size, windowed, simulate, lang
 
         worker = CameraWorker(guard, app.inbox, calibration=calibration)
         worker.start()
+        app.camera_worker = worker
     app.push(screen_factory("launcher")(app))
     if app.simulate:
         open_simulated_table(app, preferences)

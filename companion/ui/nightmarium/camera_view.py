@@ -27,6 +27,11 @@ class CameraViewScene(SessionScene):
     def after_change(self) -> None:
         self.dirty = True  # stay on the picture even when the chain starts; Back returns to it
 
+    def on_enter(self) -> None:
+        if self.app.teach_status is not None and self.app.teach_status[0] != "progress":
+            self.app.teach_status = None  # a finished teaching was said once; the view is about the table again
+        super().on_enter()
+
     def draw(self, surface) -> None:
         layout = self.begin_frame(surface)
         px = layout.px
@@ -51,11 +56,13 @@ class CameraViewScene(SessionScene):
             caption = self.t("camera.simulated")
         elif self.session.camera_lost:  # the camera guard's whole line: what failed, when it retries
             caption = self.app.camera_message or self.t("camera.lost")
+        elif self.app.teach_status is not None:
+            caption = self.teach_caption()
         elif unsure:
             caption = self.t("nm.camera.unsure", count=unsure)
         else:
             caption = self.t("camera.ok")
-        if unsure and self.session.mode == "camera" and not self.session.camera_lost:  # the hint: two lines
+        if (unsure or self.app.teach_status) and self.session.mode == "camera" and not self.session.camera_lost:
             draw_paragraph(surface, caption, layout.font(15), theme.WARNING,
                            pygame.Rect(px(200), layout.height - px(70), layout.width - px(220), px(56)), line_gap=0)
         else:
@@ -83,4 +90,34 @@ class CameraViewScene(SessionScene):
                 centre = (sum(x for x, _ in points) / 4, sum(y for _, y in points) / 4)
                 pygame.draw.circle(surface, theme.WARNING, centre, layout.px(14))
                 draw_text(surface, "?", layout.font(20, True), theme.TEXT, centre, "center")
+                # Touching the mark teaches the card (its facts picked by hand): a card never learned stays unsure.
+                target = pygame.Rect(0, 0, layout.px(56), layout.px(56))
+                target.center = (int(centre[0]), int(centre[1]))
+                self.add_button(Button(target, "", lambda card=card, frame=self._source: self.teach(card, frame),
+                                       visible=False))
         return unsure
+
+    def teach(self, card, frame) -> None:
+        """Ask which card this is, then teach it from `frame`, the picture it was read in."""
+        from companion.games.nightmarium import Card
+        from companion.ui.nightmarium.picker import CardPicker
+        from companion.ui.nightmarium.teaching import start_teaching
+
+        if self.app.teaching is not None and self.app.teaching.running:
+            return  # one at a time; the caption says how far the running one has got
+
+        def chosen(face) -> None:
+            facts = (face.legion.value, tuple(part.value for part in face.parts),
+                     face.ability.value if face.ability else None)
+            start_teaching(self.app, frame, card, facts)
+
+        initial = Card.face(card.legion, card.parts, card.ability)
+        self.app.push(CardPicker(self.app, self.session, "teach", initial=initial, on_face=chosen))
+
+    def teach_caption(self) -> str:
+        state, detail = self.app.teach_status
+        if state == "done":
+            return self.t("nm.teach.done")
+        if state == "failed":
+            return self.t("nm.teach.failed", error=detail or "")
+        return self.t("nm.teach.progress", step=detail or "")

@@ -44,12 +44,14 @@ class CountPicker(Scene):
 
 
 class CardPicker(Scene):
-    """purpose: "play" (an action), "jester" (the Jester's card), "reveal" (Herald's cards), "correct" (fix one)."""
+    """purpose: "play" (an action), "jester" (the Jester's card), "reveal" (Herald's cards), "correct" (fix one),
+    "teach" (a card the camera could not read surely: `on_face(face)` is called with the face picked)."""
 
     def __init__(self, app, session, purpose: str, creature_id: int | None = None, height: int | None = None,
-                 initial: Card | None = None):
+                 initial: Card | None = None, on_face=None):
         super().__init__(app)
         self.session = session
+        self.on_face = on_face
         self.purpose = purpose
         self.creature_id, self.height = creature_id, height
         self.legion = initial.legion.value if initial else "blue"
@@ -86,7 +88,11 @@ class CardPicker(Scene):
 
     def next(self) -> None:
         face = self.face()
-        if self.purpose == "correct":
+        if self.purpose == "teach":
+            self.app.pop()
+            if self.on_face is not None:
+                self.on_face(face)
+        elif self.purpose == "correct":
             self.app.pop()
             self.session.correct_card(self.creature_id, self.height, face)
         elif self.purpose == "reveal":
@@ -126,7 +132,8 @@ class CardPicker(Scene):
     def draw_face(self, surface, layout) -> None:
         px = layout.px
         lang = self.app.lang
-        title = self.t("nm.picker.correct") if self.purpose == "correct" else self.t("nm.picker.title")
+        titles = {"correct": "nm.picker.correct", "teach": "nm.picker.teach"}
+        title = self.t(titles.get(self.purpose, "nm.picker.title"))
         if self.purpose == "reveal" and self.game.prompt is not None:
             title = self.t("nm.picker.reveal_next", index=len(self.revealed) + 1, count=self.game.prompt.count)
         draw_text(surface, title, layout.font(22, True), theme.ACCENT, (px(14), px(8)))
@@ -139,7 +146,7 @@ class CardPicker(Scene):
             self.add_button(Button(cell, legion_name(legion, lang), lambda legion=legion: self.set(legion=legion),
                                    colour=pictures.legion_colour(legion), selected=self.legion == legion))
         row = left.move(0, px(66))
-        options = list(PARTS) + (["seal"] if self.game.seals else [])
+        options = list(PARTS) + (["seal"] if self.game.seals and self.purpose != "teach" else [])
         for part, cell in zip(options, split_columns(row, len(options), px(8))):
             if part == "seal":
                 self.add_button(Button(cell, self.t("nm.seal"), lambda: self.set(is_seal=not self.is_seal),
@@ -157,7 +164,8 @@ class CardPicker(Scene):
         bottom = pygame.Rect(px(14), layout.height - px(70), layout.width - px(28), px(56))
         cancel, confirm = split_columns(bottom, 2, px(12), [1, 2])
         self.add_button(Button(cancel, self.t("common.cancel"), self.app.pop))
-        self.add_button(Button(confirm, self.t("nm.next"), self.next, primary=True, key=pygame.K_n))
+        self.add_button(Button(confirm, self.t("nm.teach.start" if self.purpose == "teach" else "nm.next"), self.next,
+                               primary=True, key=pygame.K_n))
 
     def draw_places(self, surface, layout) -> None:
         px = layout.px

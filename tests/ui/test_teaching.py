@@ -1,0 +1,157 @@
+"""Teaching a card from the touchscreen (issue 3: `teach`, "the user shows their own cards ... and the recogniser
+adapts"): a card the camera view marks "?" is touched, its facts picked, and the recogniser retrained with it and
+every card taught before, on a worker thread that tells the screen how far it has got."""
+import json
+import queue
+
+import numpy as np
+import pygame
+import pytest
+
+from companion.games.nightmarium import Card
+from companion.ui.nightmarium.camera_view import CameraViewScene
+from companion.ui.nightmarium.picker import CardPicker
+from companion.ui.nightmarium.session import Session
+from companion.ui.nightmarium.teaching import TeachWorker, start_teaching
+from companion.ui.render import build_screen, make_app
+from vision.table_state import SeenCard
+from vision.taught import TeachError, card_with_facts, examples_dir, remember_example, remembered_examples
+
+UNSURE = SeenCard("brown", ("legs",), "herald", ((220.0, 150.0), (320.0, 150.0), (320.0, 214.0), (220.0, 214.0)), 0.5)
+
+
+@pytest.fixture
+def taught_home(tmp_path, monkeypatch):
+    path = tmp_path / "taught" / "vision-model.json"
+    monkeypatch.setenv("COMPANION_VISION_PARAMS", str(path))
+    return path
+
+
+def _picture():
+    rng = np.random.default_rng(3)
+    return rng.integers(0, 255, (300, 400, 3), dtype=np.uint8)
+
+
+def test_a_taught_card_is_kept_with_its_corners_and_facts_and_read_back(taught_home):
+    picture = _picture()
+    corners = np.array(UNSURE.corners)
+    card = card_with_facts("brown", ("legs",), None)
+    assert (card.legion, card.parts, card.ability) == ("brown", ("legs",), None) and card.id > 0
+    remember_example(picture, corners, card)
+    remember_example(picture, corners + 10, card_with_facts("red", ("head",), "jester"))
+    [(first, first_corners, first_card), (_, second_corners, second_card)] = remembered_examples()
+    def facts(each):
+        return each.id, each.legion, each.parts, each.ability
+
+    assert facts(first_card) == facts(card) and facts(second_card)[1:] == ("red", ("head",), "jester")
+    # The picture kept is the card with a margin around it, and the corners are moved with it.
+    left, top = (corners.min(axis=0) - 0.25 * 100).astype(int)
+    assert np.array_equal(first, picture[top:top + first.shape[0], left:left + first.shape[1]])
+    assert np.allclose(first_corners, corners - [left, top])
+    assert np.allclose(second_corners - first_corners, 0, atol=1)  # both cut with the same margin
+
+
+def test_a_damaged_kept_card_is_skipped_not_fatal(taught_home):
+    remember_example(_picture(), np.array(UNSURE.corners), card_with_facts("blue", ("torso",), None))
+    folder = examples_dir()
+    (folder / "0002.json").write_text('{"corners": [[1, 2]', encoding="utf-8")  # cut off mid-write
+    (folder / "0003.json").write_text(json.dumps({"corners": [[0, 0]] * 4, "id": 1, "legion": "red", "parts": [],
+                                                  "ability": None}), encoding="utf-8")  # its picture is missing
+    assert len(remembered_examples()) == 1
+
+
+def test_facts_no_printed_card_has_still_make_a_card_to_teach():
+    from itertools import product
+
+    from vision.cards import all_cards
+
+    printed = {(card.legion, tuple(card.parts), card.ability) for card in all_cards()}
+    wholes = product(("blue", "red", "brown", "green"), [("legs", "torso", "head")], (None, "herald", "devourer"))
+    unprinted = next(combination for combination in wholes if combination not in printed)
+    card = card_with_facts(*unprinted)
+    assert card.id == 0 and (card.legion, card.parts, card.ability) == unprinted
+
+
+def test_the_teach_worker_keeps_the_card_retrains_and_reports(taught_home):
+    inbox, taught, seen_examples = queue.Queue(), [], []
+
+    def fake_teach(examples, samples, progress):
+        seen_examples.extend(examples)
+        progress("rendering crops: 50%")
+        return taught_home
+
+    worker = TeachWorker(inbox, _picture(), UNSURE.corners, ("brown", ("legs",), None), on_taught=taught.append,
+                         teach=fake_teach)
+    worker.run()
+    posted = [inbox.get_nowait() for _ in range(inbox.qsize())]
+    assert ("teach_status", ("progress", "rendering crops: 50%")) in posted
+    assert posted[-1] == ("teach_status", ("done", None))
+    assert taught == [taught_home]
+    assert [card.ability for _, _, card in seen_examples] == [None]
+
+
+def test_a_failed_teaching_is_said_and_loads_nothing(taught_home):
+    inbox, taught = queue.Queue(), []
+
+    def failing_teach(examples, samples, progress):
+        raise TeachError("cannot save to /full/disk")
+
+    TeachWorker(inbox, _picture(), UNSURE.corners, ("brown", ("legs",), None), on_taught=taught.append,
+                teach=failing_teach).run()
+    posted = [inbox.get_nowait() for _ in range(inbox.qsize())]
+    assert posted[-1] == ("teach_status", ("failed", "cannot save to /full/disk"))
+    assert taught == []
+
+
+def _camera_view():
+    app = make_app((800, 480), strict=True)
+    build_screen(app, "launcher")
+    session = Session.new(app, ["Ann", "Bob"], "ru2014", 5, False, "camera")
+    session.latest_frame = np.full((300, 400, 3), 90, np.uint8)
+    session.latest_seen = [UNSURE]
+    scene = CameraViewScene(app, session)
+    app.push(scene)
+    assert app.render(pygame.Surface((800, 480)), force=True)
+    return app, session, scene
+
+
+def test_touching_an_unsure_card_asks_which_card_it_is_and_starts_teaching_it():
+    app, session, scene = _camera_view()
+    area = pygame.Rect(10, 10, 780, 390)
+    scale = min(area.width / 400, area.height / 300)
+    centre = (area.centerx + (270 - 200) * scale, area.centery + (182 - 150) * scale)
+    [target] = [button for button in scene.buttons if not button.visible and button.rect.collidepoint(centre)]
+    target.on_press()
+    picker = app.top
+    assert isinstance(picker, CardPicker) and picker.purpose == "teach"
+    assert picker.face().same_face(Card.face("brown", ("legs",), "herald"))  # starts from what was read
+    picker.set(ability=None)  # the user says it has none
+    picker.next()
+    assert app.top is scene
+    assert app.teaching is not None and not app.teaching.running  # tests start no threads (app.background)
+    assert app.teaching.facts == ("brown", ("legs",), None)
+    assert app.teaching.frame is session.latest_frame and app.teaching.corners == UNSURE.corners
+    assert app.teach_status[0] == "progress"
+
+
+def test_the_camera_view_says_how_far_teaching_has_got_and_when_it_is_done():
+    app, session, scene = _camera_view()
+    app.inbox.put(("teach_status", ("progress", "rendering crops of the scanned cards: 25%")))
+    app.step([], 0.03)
+    assert app.teach_status == ("progress", "rendering crops of the scanned cards: 25%")
+    assert "25%" in scene.teach_caption()
+    app.inbox.put(("teach_status", ("done", None)))
+    app.step([], 0.03)
+    assert scene.teach_caption() == scene.t("nm.teach.done")
+
+
+def test_only_one_teaching_runs_at_a_time():
+    app, session, scene = _camera_view()
+
+    class Running:
+        running = True
+
+    app.teaching = Running()
+    assert start_teaching(app, session.latest_frame, UNSURE, ("brown", ("legs",), None)) is None
+    scene.teach(UNSURE, session.latest_frame)
+    assert app.top is scene, "no picker while a teaching runs"
