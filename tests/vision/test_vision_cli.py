@@ -108,8 +108,12 @@ def test_teach_adapts_and_saves_a_model_the_recogniser_loads(tmp_path, capsys):
     status = main(["vision", "teach", str(picture), "--card", "12", "--out", str(out), "--samples", "20"])
     printed = capsys.readouterr()
     assert status == 0, printed.err
-    # Retraining takes minutes on a Pi: the user sees how far it has got.
-    assert "rendering crops of the code-drawn stand-ins: 100%" in printed.out
+    from vision.cards import scans_available
+
+    if scans_available():  # retraining takes minutes on a Pi: the user sees how far it has got
+        assert "rendering crops of the code-drawn stand-ins: 100%" in printed.out
+    else:  # without the scans a retrain would forget every card: the card joins the built-in prototypes
+        assert "the card scans are not on this machine" in printed.out
     taught = Recogniser(params=out)
     assert taught.model is not None
     result = taught.scan(scene.frame)
