@@ -125,6 +125,13 @@ def test_touching_an_unsure_card_asks_which_card_it_is_and_starts_teaching_it():
     picker = app.top
     assert isinstance(picker, CardPicker) and picker.purpose == "teach"
     assert picker.face().same_face(Card.face("brown", ("legs",), "herald"))  # starts from what was read
+    # ... and shows the card as the camera saw it, cut out of the picture (grey 90 here, flat).
+    assert picker.photo is not None and picker.photo.get_size() == (204, 131)
+    assert tuple(picker.photo.get_at((100, 65)))[:3] == (90, 90, 90)
+    screen = pygame.Surface((800, 480))
+    assert app.render(screen, force=True)
+    shown = tuple(screen.get_at((30, 340)))[:3]
+    assert all(abs(channel - 90) <= 4 for channel in shown), f"the photo below the choices, not {shown}"
     picker.set(ability=None)  # the user says it has none
     picker.next()
     assert app.top is scene

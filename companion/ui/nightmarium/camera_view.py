@@ -18,6 +18,21 @@ def frame_surface(frame) -> pygame.Surface:
     return pygame.image.frombuffer(rgb.tobytes(), (width, height), "RGB").copy()
 
 
+def card_photo(frame, corners) -> pygame.Surface | None:
+    """The card at `corners` in the camera's picture, upright and flat (what the card picker shows while teaching
+    it), or None where it cannot be cut out."""
+    try:
+        import numpy as np
+
+        from vision.cards import CARD_HEIGHT, CARD_WIDTH
+        from vision.features import warp_box
+
+        flat = warp_box(frame, np.asarray(corners, np.float64), (0, 0, CARD_WIDTH, CARD_HEIGHT), (204, 131))
+    except Exception:  # no OpenCV, a degenerate quad: the picker works without the photo
+        return None
+    return frame_surface(flat)
+
+
 class CameraViewScene(SessionScene):
     def __init__(self, app, session):
         super().__init__(app, session)
@@ -112,7 +127,8 @@ class CameraViewScene(SessionScene):
             start_teaching(self.app, frame, card, facts)
 
         initial = Card.face(card.legion, card.parts, card.ability)
-        self.app.push(CardPicker(self.app, self.session, "teach", initial=initial, on_face=chosen))
+        self.app.push(CardPicker(self.app, self.session, "teach", initial=initial, on_face=chosen,
+                                 photo=card_photo(frame, card.corners)))
 
     def teach_caption(self) -> str:
         state, detail = self.app.teach_status

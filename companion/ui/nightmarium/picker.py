@@ -48,10 +48,11 @@ class CardPicker(Scene):
     "teach" (a card the camera could not read surely: `on_face(face)` is called with the face picked)."""
 
     def __init__(self, app, session, purpose: str, creature_id: int | None = None, height: int | None = None,
-                 initial: Card | None = None, on_face=None):
+                 initial: Card | None = None, on_face=None, photo: pygame.Surface | None = None):
         super().__init__(app)
         self.session = session
         self.on_face = on_face
+        self.photo = photo  # the card as the camera saw it (teach), shown beside the choices
         self.purpose = purpose
         self.creature_id, self.height = creature_id, height
         self.legion = initial.legion.value if initial else "blue"
@@ -162,6 +163,13 @@ class CardPicker(Scene):
                                    selected=self.ability == ability and not self.is_seal,
                                    icon=icon if ability else None))
         bottom = pygame.Rect(px(14), layout.height - px(70), layout.width - px(28), px(56))
+        if self.photo is not None:
+            room = pygame.Rect(px(14), ability_area.bottom + px(8), layout.width - px(28),
+                               bottom.top - ability_area.bottom - px(16))
+            scale = min(room.width / self.photo.get_width(), room.height / self.photo.get_height())
+            if scale > 0:
+                size = (int(self.photo.get_width() * scale), int(self.photo.get_height() * scale))
+                surface.blit(pygame.transform.smoothscale(self.photo, size), pygame.Rect(room.topleft, size))
         cancel, confirm = split_columns(bottom, 2, px(12), [1, 2])
         self.add_button(Button(cancel, self.t("common.cancel"), self.app.pop))
         self.add_button(Button(confirm, self.t("nm.teach.start" if self.purpose == "teach" else "nm.next"), self.next,
