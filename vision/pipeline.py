@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import CARD_ASPECT
+from .features import icon_print_share
 from .placements import (anchored_cards, card_shaped, card_size_near, card_with_ends_of, cards_at_corner,
                          cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized, column_cards,
                          column_neighbours, column_of_width, completed_variants, icon_centre, in_frame, inside_any,
                          mean_sides, near_any, outline_side_sizes, partial_column, quad_area, quad_corners,
                          shortest_side, side_sized_cards, split_hypotheses, turned_neighbours)
-from .features import icon_print_share
 from .segments import segment_corners
 from .table_state import SeenCard
 
@@ -601,7 +601,8 @@ class Recogniser:
         that agree (for parts, PARTS_VOTE of it, the sum scaled back to 0-2); half that sum bounds the confidence (a
         card half under a hand finds no consistent neighbours), and an icon print unlike every prototype caps it (a
         finger over the icon reads as no icon, surely), as does no icon read where the card's outline was not seen
-        (ICON_UNSEEN)."""
+        (ICON_UNSEEN). `print_share(i)`, where given, is the i-th card's `icon_print_share`: an ability read where
+        no icon is printed becomes none (NO_PRINT_SHARE)."""
         import dataclasses
 
         from .model import HEADS, PART_SETS, part_set_probabilities
