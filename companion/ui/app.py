@@ -65,6 +65,12 @@ class App:
         self.camera_worker = None  # the CameraWorker reading the camera, if any (teaching reloads its recogniser)
         self.teaching = None  # the TeachWorker retraining the recogniser, if one was started
         self.teach_status: tuple[str, str | None] | None = None  # its last ("progress"|"done"|"failed", detail)
+        self.latest_frame = None  # the last camera (or synthetic camera) picture posted, BGR: calibration shows it
+        # The table calibration the camera reads with (vision.geometry.Calibration) and where it came from: "screen"
+        # (calibrated on the touchscreen), "config" ([camera] calibration) or None (the picture is the table).
+        self.calibration = None
+        self.calibration_source: str | None = None
+        self.config_calibration = None  # the configuration's, which "Forget" on the calibration screen goes back to
 
     # -- the scene stack ----------------------------------------------------------------------------------
     @property
@@ -140,6 +146,8 @@ class App:
                 if self.top is not None:
                     self.top.dirty = True  # the status chip; no scene needs the event itself
                 continue
+            elif kind == "frame":
+                self.latest_frame = payload  # and on to the scene following the table, below
             elif kind == "teach_status":
                 self.teach_status = payload
                 if self.top is not None:

@@ -9,6 +9,7 @@ PICTURE_EVERY seconds, ("seen", cards) and then ("frame", frame): a frame it rea
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 
@@ -32,6 +33,8 @@ class CameraWorker:
         self.frames_read = 0
         self.picture_posted: float | None = None  # when a picture was last posted for the camera view
         self.calibration = calibration  # vision.geometry.Calibration from [camera] calibration, or None
+        self.new_calibrations: queue.SimpleQueue = queue.SimpleQueue()  # made on the touchscreen; the last one counts
+        self.stabiliser_built = False  # the stabiliser is the worker's own (not given): it may rebuild it
         self.clock = clock
         self.idle_wait = idle_wait
         self.stopping = threading.Event()
@@ -56,6 +59,7 @@ class CameraWorker:
             from vision.stabiliser import Stabiliser
 
             self.stabiliser = Stabiliser(calibration=self.calibration)
+            self.stabiliser_built = True
         if self.still is None:
             from vision.still import StillFrames
 
@@ -75,6 +79,39 @@ class CameraWorker:
             log.warning("the taught recogniser cannot be used (%s); using the built-in one", recogniser.model_error)
         return Recogniser(calibration=self.calibration)
 
+    def use_calibration(self, calibration) -> None:
+        """Read with this table calibration (or none) from the next frame on; called from the screen's thread, so
+        the worker's own thread swaps it in between two frames."""
+        self.new_calibrations.put(calibration)
+
+    def _take_new_calibration(self) -> None:
+        if self.new_calibrations.empty():
+            return
+        from vision.stabiliser import Stabiliser
+
+        while not self.new_calibrations.empty():
+            self.calibration = self.new_calibrations.get()
+        if self.recogniser is not None:
+            self.recogniser.calibration = self.calibration
+        # Seats, creatures and slots all come from the calibration: the table settles again under the new one.
+        self.stabiliser = Stabiliser(calibration=self.calibration)
+        self.stabiliser_built = True
+        self.last_cards = None
+        if self.still is not None:
+            self.still.forget()
+
+    def _table_is_picture(self, frame) -> None:
+        """Without a calibration the picture is the table, seat 0 at its bottom edge: the stabiliser, built before
+        the first frame, took the bench's 1640x1232; a camera giving 1280x960 would put every seat's edge off."""
+        if self.calibration is not None or not self.stabiliser_built:
+            return
+        from vision.geometry import Calibration
+        from vision.stabiliser import Stabiliser
+
+        picture = Calibration.image_plane(frame.shape[1], frame.shape[0])
+        if self.stabiliser.calibration != picture:
+            self.stabiliser = Stabiliser(calibration=picture)
+
     def report(self, now: float) -> None:
         """Post the guard's state when it changed: the table follows `connected`, the chip shows the text."""
         connected = bool(self.guard.connected)
@@ -88,12 +125,14 @@ class CameraWorker:
 
     def step(self) -> None:
         """One frame: read, recognise, stabilise, post what changed."""
+        self._take_new_calibration()
         now = self.clock()
         frame = self.guard.read(now)
         self.report(now)
         if frame is None:
             self.stopping.wait(NO_FRAME_WAIT)
             return
+        self._table_is_picture(frame)
         still = self.still is not None and self.still.unchanged(frame, now)
         if still and self.last_cards is not None:
             cards = self.last_cards

@@ -106,7 +106,10 @@ def run_configured(config, calibration, notifier, size, windowed, simulate, lang
     store, store_problem = open_store(config.storage.path)
     controls = open_controls(config)
     guard = None if simulate or not preferences.camera else open_camera(config)
-    problems = [p for p in (store_problem, preferences.problem) if p]
+    from companion.ui.calibration import table_calibration
+
+    in_use, calibration_source, calibration_problem = table_calibration(calibration)
+    problems = [p for p in (store_problem, preferences.problem, calibration_problem) if p]
     for problem in problems:
         print(problem, file=sys.stderr)
 
@@ -126,13 +129,15 @@ def run_configured(config, calibration, notifier, size, windowed, simulate, lang
     if guard is not None:
         app.camera_connected = guard.connected
         app.camera_message = guard.status(time.monotonic()).message
+    app.config_calibration = calibration
+    app.calibration, app.calibration_source = in_use, calibration_source
     app.errors.extend(problems)
     app.notice = getattr(store, "recovery_message", None)  # a database moved aside: said once, on screen
     worker = None
     if guard is not None:
         from companion.ui.camera_worker import CameraWorker
 
-        worker = CameraWorker(guard, app.inbox, calibration=calibration)
+        worker = CameraWorker(guard, app.inbox, calibration=app.calibration)
         worker.start()
         app.camera_worker = worker
     app.push(screen_factory("launcher")(app))

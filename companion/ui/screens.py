@@ -33,6 +33,7 @@ _loaded = False
 SCREEN_MODULES = (
     "companion.ui.launcher",
     "companion.ui.settings",
+    "companion.ui.calibration",
     "companion.ui.history",
     "companion.ui.nightmarium",
 )

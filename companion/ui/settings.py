@@ -1,4 +1,4 @@
-"""Settings: language, Nightmarium edition, camera, calibration, GPIO buttons. Saved at once on every change."""
+"""Settings: language, Nightmarium edition, camera, table calibration (its own screen), GPIO buttons. Saved at once on every change."""
 from __future__ import annotations
 
 import pygame
@@ -6,8 +6,8 @@ import pygame
 from companion.ui import theme
 from companion.ui.preferences import EDITION_KEYS, LANGUAGES
 from companion.ui.scene import Scene
-from companion.ui.screens import register_screen
-from companion.ui.widgets import Button, draw_text, fit_font, split_columns
+from companion.ui.screens import register_screen, screen_factory
+from companion.ui.widgets import Button, draw_paragraph, draw_text, fit_font, split_columns
 
 EDITION_TITLES = {"ru2014": "Кошмариум 2014 (RU)", "pl2017": "Koszmarium 2017 (PL)"}
 CONTROLS = ("roll", "draw", "confirm")
@@ -69,10 +69,11 @@ class SettingsScene(Scene):
         for value, cell in zip((True, False), cells):
             self.add_button(Button(cell, self.t("common.on" if value else "common.off"),
                                    lambda value=value: self.change(camera=value), selected=preferences.camera == value))
-        rect = row(self.t("settings.calibration"))
-        for index, key in enumerate(("settings.calibration_hint", "settings.calibration_hint2")):
-            draw_text(surface, self.t(key), layout.font(14), theme.TEXT_DIM,
-                      (rect.left, rect.top + layout.px(8 + 24 * index)), max_width=rect.width)
+        calibrate, status = split_columns(row(self.t("settings.calibration")), 2, gap, [1, 2])
+        self.add_button(Button(calibrate, self.t("settings.calibrate"),
+                               lambda: self.app.push(screen_factory("calibration")(self.app))))
+        draw_paragraph(surface, self.t(f"calibration.using_{self.app.calibration_source or 'none'}"),
+                       layout.font(14), theme.TEXT_DIM, status.inflate(0, -layout.px(6)), line_gap=0)
         rect = row(self.t("settings.buttons"))
         pins = self.app.gpio_pins
         for control, cell in zip(CONTROLS, split_columns(rect, 3, gap)):

@@ -102,6 +102,13 @@ def wrap_text(text: str, font, max_width: int) -> list[str]:
     return lines
 
 
+def frame_surface(frame) -> pygame.Surface:
+    """A BGR numpy image (a camera picture) as a pygame surface (copied: the worker thread owns the array)."""
+    height, width = frame.shape[:2]
+    rgb = frame[:, :, ::-1].copy(order="C")
+    return pygame.image.frombuffer(rgb.tobytes(), (width, height), "RGB").copy()
+
+
 def draw_paragraph(surface, text: str, font, colour, rect: pygame.Rect, line_gap: int = 2) -> int:
     """Word-wrapped text inside rect; returns the y after the last line drawn."""
     y = rect.y

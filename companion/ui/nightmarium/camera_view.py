@@ -8,14 +8,7 @@ import pygame
 from companion.ui import theme
 from companion.ui.nightmarium import pictures
 from companion.ui.nightmarium.base import SessionScene
-from companion.ui.widgets import Button, draw_paragraph, draw_text
-
-
-def frame_surface(frame) -> pygame.Surface:
-    """A BGR numpy image as a pygame surface (copied: the worker thread owns the array)."""
-    height, width = frame.shape[:2]
-    rgb = frame[:, :, ::-1].copy(order="C")
-    return pygame.image.frombuffer(rgb.tobytes(), (width, height), "RGB").copy()
+from companion.ui.widgets import Button, draw_paragraph, draw_text, frame_surface
 
 
 def card_photo(frame, corners) -> pygame.Surface | None:
