@@ -71,6 +71,15 @@ def table_problem(corners, picture_size) -> str | None:
     return None
 
 
+def draw_seats(surface, layout, corners, colour) -> None:
+    """The table's outline through its four corners (screen points) with each seat's number on its edge."""
+    pygame.draw.lines(surface, colour, True, corners, max(2, layout.px(3)))
+    for seat, (a, b) in SEAT_EDGES.items():
+        middle = ((corners[a][0] + corners[b][0]) / 2, (corners[a][1] + corners[b][1]) / 2)
+        pygame.draw.circle(surface, theme.PANEL, middle, layout.px(15))
+        draw_text(surface, str(seat + 1), layout.font(18, True), theme.TEXT, middle, "center")
+
+
 class CalibrationScene(Scene):
     def __init__(self, app):
         super().__init__(app)
@@ -208,13 +217,10 @@ class CalibrationScene(Scene):
     def _draw_table(self, surface, layout) -> None:
         points = [self._on_screen(point) for point in self.points]
         colour = theme.GOOD if self.complete() else theme.ACCENT
-        if len(points) >= 2:
-            pygame.draw.lines(surface, colour, len(points) == 4, points, max(2, layout.px(3)))
         if self.complete():
-            for seat, (a, b) in SEAT_EDGES.items():
-                middle = ((points[a][0] + points[b][0]) / 2, (points[a][1] + points[b][1]) / 2)
-                pygame.draw.circle(surface, theme.PANEL, middle, layout.px(15))
-                draw_text(surface, str(seat + 1), layout.font(18, True), theme.TEXT, middle, "center")
+            draw_seats(surface, layout, points, colour)
+        elif len(points) >= 2:
+            pygame.draw.lines(surface, colour, len(points) == 4, points, max(2, layout.px(3)))
         for index, point in enumerate(points):
             pygame.draw.circle(surface, colour, point, layout.px(11))
             draw_text(surface, str(index + 1), layout.font(15, True), theme.BACKGROUND, point, "center")

@@ -145,10 +145,12 @@ class CameraWorker:
                     self.still.forget()
                 return
             cards = self.last_cards = result.cards
+            from vision.frames import to_bgr8  # it read the frame, so the frame converts
+
             if self.picture_posted is None or now - self.picture_posted >= PICTURE_EVERY:
                 self.picture_posted = now
                 self.inbox.put(("seen", cards))
-                self.inbox.put(("frame", frame))
+                self.inbox.put(("frame", to_bgr8(frame)))  # the screens draw 8-bit BGR, whatever the camera gives
         state = self.stabiliser.update(cards, now)
         if state is not None:
             self.inbox.put(("table_state", state))

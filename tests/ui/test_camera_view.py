@@ -132,3 +132,34 @@ def test_the_table_scene_keeps_the_reading_for_the_camera_view():
     app.inbox.put(("frame", frame))
     app.step([], 0.03)
     assert session.latest_seen == [UNSURE] and session.latest_frame is frame
+
+
+def test_a_grey_16_bit_camera_picture_is_posted_as_8_bit_colour_and_drawn():
+    """Some cameras (and image files) give grey or 16-bit pictures: the recogniser reads them (vision.frames), and
+    the picture the view and the calibration screen draw must be 8-bit BGR too."""
+    inbox = queue.Queue()
+    grey = np.full((300, 400), 40000, np.uint16)
+    worker = CameraWorker(_Guard([grey]), inbox, _Recogniser(), _Stabiliser(), clock=_Clock())
+    worker.step()
+    posted = dict(inbox.get_nowait() for _ in range(inbox.qsize()))
+    assert posted["frame"].shape == (300, 400, 3) and posted["frame"].dtype == np.uint8
+    assert int(posted["frame"][0, 0, 0]) == 40000 >> 8
+    scene, surface = camera_view(None)
+    scene.session.latest_frame = posted["frame"]
+    scene.dirty = True
+    assert scene.app.render(surface, force=True) and scene.app.errors == []
+    assert tuple(surface.get_at(on_screen(scene, surface, 200, 150)))[:3] == (156, 156, 156)
+
+
+def test_with_a_calibration_the_table_and_its_seats_are_drawn_on_the_picture():
+    from vision.geometry import Calibration
+
+    scene, bare = camera_view(None)
+    scene.app.calibration = Calibration(((20.0, 280.0), (380.0, 280.0), (380.0, 20.0), (20.0, 20.0)))
+    scene.dirty = True
+    surface = pygame.Surface(SIZE)
+    assert scene.app.render(surface, force=True) and scene.app.errors == []
+    seat_1 = on_screen(scene, surface, 200, 280)  # the middle of the near edge carries seat 1's number
+    assert colour_count(surface, seat_1, theme.PANEL, reach=12) > 50
+    assert colour_count(bare, seat_1, theme.PANEL, reach=12) == 0
+    assert colour_count(surface, on_screen(scene, surface, 100, 280), theme.TEXT_DIM, reach=3) > 0

@@ -1,6 +1,7 @@
 """What the camera sees (or the synthetic camera of the simulated table), next to what the referee made of it: each
 card the recogniser read outlined on the picture, in its legion's colour when read surely, and marked "?" when not
-(the stabiliser reports only the sure ones, so those are the cards the game does not see yet)."""
+(the stabiliser reports only the sure ones, so those are the cards the game does not see yet); with a table
+calibration, the table's outline and its seats' numbers."""
 from __future__ import annotations
 
 import pygame
@@ -59,6 +60,11 @@ class CameraViewScene(SessionScene):
             picture = pygame.transform.smoothscale(self._image, size)
             placed = picture.get_rect(center=area.center)
             surface.blit(picture, placed)
+            if self.app.calibration is not None and self.session.mode == "camera":
+                from companion.ui.calibration import draw_seats
+
+                draw_seats(surface, layout, [(placed.left + x * scale, placed.top + y * scale)
+                                             for x, y in self.app.calibration.table_corners], theme.TEXT_DIM)
             unsure = self._outline_cards(surface, layout, placed, scale)
         if self.session.mode == "simulated":
             caption = self.t("camera.simulated")
