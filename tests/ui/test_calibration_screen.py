@@ -226,3 +226,33 @@ def test_the_camera_worker_takes_up_a_new_calibration_between_frames():
     worker.use_calibration(turned)
     assert _seats_of_settled_table(worker, clock) == [2]
     assert worker.calibration == turned and worker.recogniser.calibration == turned
+
+
+def test_from_settings_the_markers_on_the_cameras_picture_calibrate_the_camera(companion_home):
+    """The whole way: the camera worker's picture reaches the app through its inbox, Settings opens the calibration,
+    the markers are found on that picture, and after Save the worker reads the table turned as the markers say."""
+    app = make_app(SIZE, strict=True)
+    build_screen(app, "settings")
+    clock = [0.0]
+    turned = [TABLE[2], TABLE[3], TABLE[0], TABLE[1]]  # the markers laid with seat 0 at the picture's top edge
+    marked = picture()
+    for marker_id, (x, y) in zip(TABLE_MARKER_IDS, turned):
+        marked[int(y) - 18:int(y) + 18, int(x) - 18:int(x) + 18] = cv2.cvtColor(marker_image(marker_id, 36),
+                                                                              cv2.COLOR_GRAY2BGR)
+    guard = _Guard()
+    guard.read = lambda now: marked
+    worker = CameraWorker(guard, app.inbox, _Recogniser(), clock=lambda: clock[0])
+    worker.build_pipeline()
+    app.camera_worker = worker
+    worker.step()
+    app.step([], 0.03)
+    assert app.latest_frame is marked
+    render(app)
+    press(app, app.top, "settings.calibrate")
+    scene = app.top
+    assert isinstance(scene, CalibrationScene)
+    press(app, scene, "calibration.find_markers")
+    press(app, scene, "calibration.save")
+    assert app.calibration_source == "screen" and np.allclose(app.calibration.table_corners, turned, atol=1.5)
+    worker.inbox = queue.Queue()  # what the worker posts from now on
+    assert _seats_of_settled_table(worker, clock) == [2]
