@@ -165,7 +165,8 @@ def _calibrate(args) -> int:
             if corners is None:
                 print("error: not all four table markers (ids 0-3) are visible in that picture", file=sys.stderr)
                 return 1
-            calibration = Calibration.from_json({"table_corners": corners.tolist()})
+            calibration = Calibration.from_json({"table_corners": corners.tolist(),
+                                                 "picture_size": [frame.shape[1], frame.shape[0]]})
         else:
             points = [[float(v) for v in corner.split(",")] for corner in args.corners]
             calibration = Calibration.from_json({"table_corners": points})

@@ -31,11 +31,15 @@ class CalibrationError(ValueError):
 @dataclass(frozen=True)
 class Calibration:
     table_corners: tuple[tuple[float, float], ...]
+    # The (width, height) of the picture the corners were found in, if known: a camera reading at another size
+    # (a photo at full resolution calibrated, the camera run at 1280x960) gets them scaled (`for_picture`).
+    picture_size: tuple[int, int] | None = None
 
     @classmethod
     def image_plane(cls, width: int, height: int) -> "Calibration":
         """No calibration: the frame itself is taken as the table, seat 0 at its bottom edge."""
-        return cls(((0.0, float(height)), (float(width), float(height)), (float(width), 0.0), (0.0, 0.0)))
+        return cls(((0.0, float(height)), (float(width), float(height)), (float(width), 0.0), (0.0, 0.0)),
+                   (int(width), int(height)))
 
     @classmethod
     def from_json(cls, data) -> "Calibration":
@@ -45,7 +49,16 @@ class Calibration:
             raise CalibrationError("a calibration needs 'table_corners': four [x, y] image points") from None
         if len(corners) != 4:
             raise CalibrationError("a calibration needs exactly four table corners")
-        calibration = cls(corners)
+        size = data.get("picture_size")
+        if size is not None:
+            try:
+                width, height = (int(value) for value in size)
+            except (TypeError, ValueError):
+                raise CalibrationError("'picture_size' must be [width, height] in pixels") from None
+            if width < 1 or height < 1:
+                raise CalibrationError("'picture_size' must be [width, height] in pixels")
+            size = (width, height)
+        calibration = cls(corners, size)
         try:
             calibration.homography()
         except np.linalg.LinAlgError:
@@ -53,7 +66,18 @@ class Calibration:
         return calibration
 
     def to_json(self) -> dict:
-        return {"table_corners": [list(point) for point in self.table_corners]}
+        data = {"table_corners": [list(point) for point in self.table_corners]}
+        if self.picture_size is not None:
+            data["picture_size"] = list(self.picture_size)
+        return data
+
+    def for_picture(self, width: int, height: int) -> "Calibration":
+        """The calibration for pictures `width` x `height`: its corners scaled from the picture they were found in
+        (the same view at another resolution), or as they are where that size is not known or the same."""
+        if self.picture_size is None or self.picture_size == (width, height):
+            return self
+        scale_x, scale_y = width / self.picture_size[0], height / self.picture_size[1]
+        return Calibration(tuple((x * scale_x, y * scale_y) for x, y in self.table_corners), (int(width), int(height)))
 
     @classmethod
     def load(cls, path: str | Path) -> "Calibration":

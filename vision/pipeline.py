@@ -297,7 +297,8 @@ class Recogniser:
         if self.model is None:
             return ScanResult(error=self.model_error)
         lap = _Laps()
-        image, factor = limit_size(to_bgr8(frame))
+        frame = to_bgr8(frame)
+        image, factor = limit_size(frame)
         lap("frame")
 
         @functools.cache
@@ -546,7 +547,7 @@ class Recogniser:
         if self.calibration is not None:
             from .geometry import assign
 
-            placed, middle = assign(seen, self.calibration)
+            placed, middle = assign(seen, self.calibration.for_picture(frame.shape[1], frame.shape[0]))
             seen = placed + middle
         lap("seats")
         return ScanResult(cards=seen, phases=lap.times)

@@ -90,8 +90,8 @@ class CalibrationScene(Scene):
         self._image: pygame.Surface | None = None
         self._placed: pygame.Rect | None = None
         self._scale = 1.0
-        if app.calibration is not None:
-            self.points = [tuple(point) for point in app.calibration.table_corners]
+        # The calibration in use, shown (scaled to the picture) until the players touch a corner of their own.
+        self.shown = app.calibration
 
     # -- what the players do -------------------------------------------------------------------------------
     def handle(self, event) -> None:
@@ -105,6 +105,7 @@ class CalibrationScene(Scene):
         super().handle(event)
 
     def touch_corner(self, position) -> None:
+        self.shown = None  # the players' own corners from now on
         if len(self.points) == 4:
             self.points = []  # a fifth touch starts again
         x = (position[0] - self._placed.left) / self._scale
@@ -118,6 +119,7 @@ class CalibrationScene(Scene):
         self.dirty = True
 
     def undo(self) -> None:
+        self.shown = None
         if self.points:
             self.points.pop()
         self.say(None)
@@ -136,14 +138,16 @@ class CalibrationScene(Scene):
         if corners is None:
             self.say("calibration.no_markers", problem=True)
             return
-        self.points = [tuple(map(float, point)) for point in corners]
+        self.points, self.shown = [tuple(map(float, point)) for point in corners], None
         self.say("calibration.markers_found")
 
     def save(self) -> None:
         from vision.geometry import Calibration, CalibrationError
 
         try:
-            calibration = Calibration.from_json({"table_corners": [list(point) for point in self.points]})
+            width, height = self.picture_size()
+            calibration = Calibration.from_json({"table_corners": [list(point) for point in self.points],
+                                                 "picture_size": [width, height]})
             path = screen_calibration_path()
             path.parent.mkdir(parents=True, exist_ok=True)
             calibration.save(path)
@@ -162,7 +166,8 @@ class CalibrationScene(Scene):
             return
         calibration = getattr(self.app, "config_calibration", None)
         self.use(calibration, "config" if calibration is not None else None)
-        self.points = [tuple(point) for point in calibration.table_corners] if calibration is not None else []
+        self.points, self.shown = [], calibration
+        self.show_calibration()
         self.say("calibration.forgotten")
 
     def use(self, calibration, source: str | None) -> None:
@@ -176,6 +181,11 @@ class CalibrationScene(Scene):
         self.dirty = True
 
     # -- the picture ---------------------------------------------------------------------------------------
+    def show_calibration(self) -> None:
+        """The corners of the calibration shown, in the picture's pixels, once there is a picture."""
+        if self.shown is not None and not self.points and self.frame() is not None:
+            self.points = [tuple(point) for point in self.shown.for_picture(*self.picture_size()).table_corners]
+
     def frame(self):
         return self._source if self._source is not None else self.app.latest_frame
 
@@ -194,6 +204,7 @@ class CalibrationScene(Scene):
         if self._source is None or (not self.points and self.app.latest_frame is not self._source):
             self._source = self.app.latest_frame  # a new picture only while no corner is on the old one
             self._image = frame_surface(self._source) if self._source is not None else None
+            self.show_calibration()
         side = px(220)
         area = pygame.Rect(px(10), px(10), layout.width - side - px(30), layout.height - px(20))
         self._placed = None

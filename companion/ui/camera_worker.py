@@ -19,6 +19,17 @@ NO_FRAME_WAIT = 0.5  # seconds between reads while the guard has no camera (it s
 PICTURE_EVERY = 1.0  # seconds between pictures posted for the camera view (each one costs the screen a redraw)
 
 
+def _picture(frame):
+    """The frame as the screens draw it, 8-bit BGR whatever the camera gives (a grey or 16-bit picture), or None
+    where it is no picture at all."""
+    from vision.frames import FrameError, to_bgr8
+
+    try:
+        return to_bgr8(frame)
+    except FrameError:
+        return None
+
+
 class CameraWorker:
     def __init__(self, guard, inbox, recogniser=None, stabiliser=None, clock=time.monotonic, idle_wait: float = 0.05,
                  calibration=None, still=None):
@@ -100,17 +111,20 @@ class CameraWorker:
         if self.still is not None:
             self.still.forget()
 
-    def _table_is_picture(self, frame) -> None:
-        """Without a calibration the picture is the table, seat 0 at its bottom edge: the stabiliser, built before
-        the first frame, took the bench's 1640x1232; a camera giving 1280x960 would put every seat's edge off."""
-        if self.calibration is not None or not self.stabiliser_built:
+    def _fit_table_to(self, frame) -> None:
+        """The stabiliser's table for pictures of this frame's size: the calibration's corners scaled from the
+        picture they were found in (`Calibration.for_picture`), or without one the picture itself, seat 0 at its
+        bottom edge. Built before the first frame, the stabiliser took the bench's 1640x1232: a camera giving
+        1280x960 would have put every seat's edge off the picture."""
+        if not self.stabiliser_built:
             return
         from vision.geometry import Calibration
         from vision.stabiliser import Stabiliser
 
-        picture = Calibration.image_plane(frame.shape[1], frame.shape[0])
-        if self.stabiliser.calibration != picture:
-            self.stabiliser = Stabiliser(calibration=picture)
+        height, width = frame.shape[:2]
+        table = (self.calibration or Calibration.image_plane(width, height)).for_picture(width, height)
+        if self.stabiliser.calibration != table:
+            self.stabiliser = Stabiliser(calibration=table)
 
     def report(self, now: float) -> None:
         """Post the guard's state when it changed: the table follows `connected`, the chip shows the text."""
@@ -132,7 +146,6 @@ class CameraWorker:
         if frame is None:
             self.stopping.wait(NO_FRAME_WAIT)
             return
-        self._table_is_picture(frame)
         still = self.still is not None and self.still.unchanged(frame, now)
         if still and self.last_cards is not None:
             cards = self.last_cards
@@ -145,12 +158,13 @@ class CameraWorker:
                     self.still.forget()
                 return
             cards = self.last_cards = result.cards
-            from vision.frames import to_bgr8  # it read the frame, so the frame converts
-
-            if self.picture_posted is None or now - self.picture_posted >= PICTURE_EVERY:
+            picture = _picture(frame)
+            if picture is not None:
+                self._fit_table_to(picture)
+            if picture is not None and (self.picture_posted is None or now - self.picture_posted >= PICTURE_EVERY):
                 self.picture_posted = now
                 self.inbox.put(("seen", cards))
-                self.inbox.put(("frame", to_bgr8(frame)))  # the screens draw 8-bit BGR, whatever the camera gives
+                self.inbox.put(("frame", picture))
         state = self.stabiliser.update(cards, now)
         if state is not None:
             self.inbox.put(("table_state", state))

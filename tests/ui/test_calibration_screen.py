@@ -256,3 +256,14 @@ def test_from_settings_the_markers_on_the_cameras_picture_calibrate_the_camera(c
     assert app.calibration_source == "screen" and np.allclose(app.calibration.table_corners, turned, atol=1.5)
     worker.inbox = queue.Queue()  # what the worker posts from now on
     assert _seats_of_settled_table(worker, clock) == [2]
+
+
+def test_a_calibration_made_at_another_picture_size_is_scaled_to_the_cameras():
+    """Calibrated on a photo twice the size (corners and size both doubled): the worker reads the 400x300 camera
+    pictures with the corners halved, so the turned table still puts the card before seat 2."""
+    clock = [0.0]
+    worker = _worker(clock)
+    turned = Calibration(((800.0, 0.0), (0.0, 0.0), (0.0, 600.0), (800.0, 600.0)), (800, 600))
+    worker.use_calibration(turned)
+    assert _seats_of_settled_table(worker, clock) == [2]
+    assert worker.stabiliser.calibration.table_corners == ((400.0, 0.0), (0.0, 0.0), (0.0, 300.0), (400.0, 300.0))

@@ -136,3 +136,39 @@ def test_training_progress_is_told_once_per_quarter_reached():
         tell(done, 8)
     assert told == ["rendering crops: 25%", "rendering crops: 50%", "rendering crops: 100%"]
     assert every_quarter(None, "crops") is None
+
+
+def test_a_calibration_found_in_a_smaller_picture_fits_the_camera_picture(tmp_path, capsys):
+    """`calibrate --image` keeps the picture's size; scanning a picture of the same view at another size scales the
+    corners. Taken as they are, the halved corners would put the discard pile in the middle of the table at its
+    far corner, where it would read as a creature of seat 3."""
+    scene = SceneGenerator(21, use_scans=False).render({0: [[1, 30]], 2: [[60]]},
+                                                       Conditions(card_width_px=260, noise=1), discard_id=5)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), scene.frame)
+    height, width = scene.frame.shape[:2]
+    smaller = tmp_path / "smaller.json"
+    smaller.write_text(json.dumps({"table_corners": (scene.table_corners / 2).tolist(),
+                                   "picture_size": [width // 2, height // 2]}))
+    assert main(["vision", "scan", str(path), "--json", "--calibration", str(smaller)]) == 0
+    cards = json.loads(capsys.readouterr().out)["cards"]
+    assert len(cards) == len(scene.cards)
+    for card in cards:
+        centre = np.mean(card["corners"], axis=0)
+        truth = min(scene.cards, key=lambda t: np.linalg.norm(t.corners.mean(axis=0) - centre))
+        assert (card.get("seat"), card.get("slot")) == (truth.seat, truth.slot)
+
+
+def test_calibrate_from_a_photo_of_the_markers_keeps_its_size(tmp_path, capsys):
+    from vision.markers import TABLE_MARKER_IDS, marker_image
+
+    photo = np.full((480, 640, 3), 150, np.uint8)
+    centres = [(60, 420), (580, 420), (580, 60), (60, 60)]
+    for marker_id, (x, y) in zip(TABLE_MARKER_IDS, centres):
+        photo[y - 30:y + 30, x - 30:x + 30] = cv2.cvtColor(marker_image(marker_id, 60), cv2.COLOR_GRAY2BGR)
+    image, out = tmp_path / "photo.png", tmp_path / "calibration.json"
+    cv2.imwrite(str(image), photo)
+    assert main(["vision", "calibrate", "--image", str(image), "--out", str(out)]) == 0
+    written = json.loads(out.read_text())
+    assert written["picture_size"] == [640, 480]
+    assert np.allclose(written["table_corners"], centres, atol=1.5)

@@ -65,3 +65,41 @@ def test_calibration_round_trips(tmp_path):
     calibration.save(path)
     assert Calibration.load(path) == calibration
     assert json.loads(path.read_text())["table_corners"][1] == [300.0, 5.0]
+
+
+def test_a_calibration_keeps_the_size_of_the_picture_it_was_found_in(tmp_path):
+    calibration = Calibration(((1.0, 2.0), (300.0, 5.0), (310.0, 200.0), (0.0, 190.0)), (320, 240))
+    path = tmp_path / "c.json"
+    calibration.save(path)
+    assert Calibration.load(path) == calibration
+    assert json.loads(path.read_text())["picture_size"] == [320, 240]
+    old = tmp_path / "old.json"  # written before the size was kept: used as it is, whatever the picture
+    old.write_text(json.dumps({"table_corners": [[1, 2], [300, 5], [310, 200], [0, 190]]}), encoding="utf-8")
+    assert Calibration.load(old).for_picture(640, 480) == Calibration.load(old)
+
+
+@pytest.mark.parametrize("size", ["[0, 240]", "[320]", '"big"', "[-5, 10]"])
+def test_a_bad_picture_size_is_rejected_clearly(tmp_path, size):
+    path = tmp_path / "calibration.json"
+    path.write_text('{"table_corners": [[0, 0], [10, 0], [10, 10], [0, 10]], "picture_size": %s}' % size,
+                    encoding="utf-8")
+    with pytest.raises(CalibrationError, match="picture_size"):
+        Calibration.load(path)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), factor=st.sampled_from([0.5, 0.78, 2.0]))
+def test_a_calibration_scaled_to_another_picture_size_assigns_the_same_seats(seed, factor):
+    """The same view at another resolution (a photo at full size calibrated, the camera run at 1280x960): the
+    corners scale with the picture, and every card keeps its seat, creature and slot."""
+    generator = SceneGenerator(seed, size=(820, 616), use_scans=False)
+    scene = generator.render(generator.random_layout(), Conditions(card_width_px=110, noise=0, jitter_deg=6),
+                             discard_id=5)
+    found_at = (round(820 * factor), round(616 * factor))
+    scale = np.array(found_at) / (820, 616)
+    calibration = Calibration(tuple(map(tuple, scene.table_corners * scale)), found_at).for_picture(820, 616)
+    assert np.allclose(calibration.table_corners, scene.table_corners, atol=1e-6)
+    placed, middle = assign([_seen(t) for t in scene.cards], calibration)
+    expected, _ = assign([_seen(t) for t in scene.cards], Calibration.from_json(
+        {"table_corners": scene.table_corners.tolist()}))
+    assert [(c.seat, c.creature, c.slot) for c in placed] == [(c.seat, c.creature, c.slot) for c in expected]

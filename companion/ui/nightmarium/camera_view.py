@@ -63,8 +63,9 @@ class CameraViewScene(SessionScene):
             if self.app.calibration is not None and self.session.mode == "camera":
                 from companion.ui.calibration import draw_seats
 
+                table = self.app.calibration.for_picture(self._image.get_width(), self._image.get_height())
                 draw_seats(surface, layout, [(placed.left + x * scale, placed.top + y * scale)
-                                             for x, y in self.app.calibration.table_corners], theme.TEXT_DIM)
+                                             for x, y in table.table_corners], theme.TEXT_DIM)
             unsure = self._outline_cards(surface, layout, placed, scale)
         if self.session.mode == "simulated":
             caption = self.t("camera.simulated")
