@@ -267,3 +267,15 @@ def test_a_calibration_made_at_another_picture_size_is_scaled_to_the_cameras():
     worker.use_calibration(turned)
     assert _seats_of_settled_table(worker, clock) == [2]
     assert worker.stabiliser.calibration.table_corners == ((400.0, 0.0), (0.0, 0.0), (0.0, 300.0), (400.0, 300.0))
+
+
+def test_on_the_simulated_table_the_screen_says_the_picture_is_not_a_cameras():
+    app, scene = calibration_screen(picture())
+    assert app.camera_worker is None
+    surface = render(app)
+    app.camera_worker = CameraWorker(_Guard(), queue.Queue(), _Recogniser())
+    scene.dirty = True
+    with_camera = render(app)
+    status = pygame.Rect(SIZE[0] - 230, 176, 220, 58)  # the status lines of the side column
+    assert pygame.image.tobytes(surface.subsurface(status), "RGB") != \
+        pygame.image.tobytes(with_camera.subsurface(status), "RGB")
