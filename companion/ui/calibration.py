@@ -250,12 +250,12 @@ class CalibrationScene(Scene):
         else:
             text, colour = "", theme.TEXT
         draw_paragraph(surface, text, layout.font(15), colour, pygame.Rect(rect.left, rect.top + px(34), rect.width,
-                                                                            px(128)), line_gap=0)
+                                                                            px(108)), line_gap=0)
         status = f"calibration.using_{self.app.calibration_source or 'none'}"
         if self.app.camera_worker is None and self.frame() is not None:
             status = "calibration.not_a_camera"  # the simulated table's picture: nothing reads with it here
         draw_paragraph(surface, self.t(status), layout.font(13), theme.TEXT_DIM,
-                       pygame.Rect(rect.left, rect.top + px(166), rect.width, px(58)), line_gap=0)
+                       pygame.Rect(rect.left, rect.top + px(146), rect.width, px(76)), line_gap=0)
         buttons = pygame.Rect(rect.left, rect.bottom - px(236), rect.width, px(48))
         have_picture = self.frame() is not None
         self.add_button(Button(buttons, self.t("calibration.find_markers"), self.find_markers, enabled=have_picture))

@@ -276,6 +276,6 @@ def test_on_the_simulated_table_the_screen_says_the_picture_is_not_a_cameras():
     app.camera_worker = CameraWorker(_Guard(), queue.Queue(), _Recogniser())
     scene.dirty = True
     with_camera = render(app)
-    status = pygame.Rect(SIZE[0] - 230, 176, 220, 58)  # the status lines of the side column
+    status = pygame.Rect(SIZE[0] - 230, 156, 220, 76)  # the status lines of the side column
     assert pygame.image.tobytes(surface.subsurface(status), "RGB") != \
         pygame.image.tobytes(with_camera.subsurface(status), "RGB")
