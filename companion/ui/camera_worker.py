@@ -46,6 +46,7 @@ class CameraWorker:
         self.calibration = calibration  # vision.geometry.Calibration from [camera] calibration, or None
         self.new_calibrations: queue.SimpleQueue = queue.SimpleQueue()  # made on the touchscreen; the last one counts
         self.stabiliser_built = False  # the stabiliser is the worker's own (not given): it may rebuild it
+        self.reload_wanted = threading.Event()  # teaching saved new parameters: load them between two frames
         self.clock = clock
         self.idle_wait = idle_wait
         self.stopping = threading.Event()
@@ -95,6 +96,20 @@ class CameraWorker:
         the worker's own thread swaps it in between two frames."""
         self.new_calibrations.put(calibration)
 
+    def reload_recogniser(self) -> None:
+        """Read with the parameters `load_recogniser` finds now (teaching saved new ones), from the next frame on;
+        loaded on the worker's own thread, so it cannot undo a calibration swapped in meanwhile."""
+        self.reload_wanted.set()
+
+    def _take_changes(self) -> None:
+        """What the screen asked for since the last frame: a calibration, new parameters."""
+        self._take_new_calibration()
+        if self.reload_wanted.is_set():
+            self.reload_wanted.clear()
+            self.recogniser = self.load_recogniser()
+            if self.still is not None:
+                self.still.forget()  # read the table again with what was taught
+
     def _take_new_calibration(self) -> None:
         if self.new_calibrations.empty():
             return
@@ -139,7 +154,7 @@ class CameraWorker:
 
     def step(self) -> None:
         """One frame: read, recognise, stabilise, post what changed."""
-        self._take_new_calibration()
+        self._take_changes()
         now = self.clock()
         frame = self.guard.read(now)
         self.report(now)

@@ -279,3 +279,30 @@ def test_on_the_simulated_table_the_screen_says_the_picture_is_not_a_cameras():
     status = pygame.Rect(SIZE[0] - 230, 156, 220, 76)  # the status lines of the side column
     assert pygame.image.tobytes(surface.subsurface(status), "RGB") != \
         pygame.image.tobytes(with_camera.subsurface(status), "RGB")
+
+
+def test_a_taught_recogniser_is_loaded_between_frames_with_the_calibration_in_use():
+    """Teaching finishes on its own thread while the players may have just calibrated: the worker loads the taught
+    parameters itself, after taking up the calibration, so neither undoes the other."""
+    from companion.ui.nightmarium.teaching import start_teaching
+
+    clock = [0.0]
+    worker = _worker(clock)
+    loaded = []
+
+    def load_recogniser():
+        recogniser = _Recogniser()
+        recogniser.calibration = worker.calibration
+        loaded.append(recogniser)
+        return recogniser
+
+    worker.load_recogniser = load_recogniser
+    app = make_app(SIZE, strict=True)
+    app.camera_worker = worker
+    teaching = start_teaching(app, picture(), _Recogniser.card, ("blue", ("legs",), None))
+    turned = Calibration(((400.0, 0.0), (0.0, 0.0), (0.0, 300.0), (400.0, 300.0)), (400, 300))
+    worker.use_calibration(turned)
+    teaching.on_taught("taught.json")  # as the teaching thread does once the parameters are saved
+    assert loaded == [], "nothing is loaded on the teaching thread"
+    assert _seats_of_settled_table(worker, clock) == [2]
+    assert worker.recogniser is loaded[0] and worker.recogniser.calibration == turned

@@ -11,8 +11,8 @@ log = logging.getLogger(__name__)
 
 class TeachWorker:
     """Posts ("teach_status", (state, detail)) to the inbox: ("progress", text) while it works, then ("done", None)
-    or ("failed", message). `on_taught(path)` runs on this thread once the taught parameters are saved (the camera
-    worker loads them there, so the screen never waits). `teach` is vision.taught.teach_examples unless given."""
+    or ("failed", message). `on_taught(path)` runs on this thread once the taught parameters are saved (it asks the
+    camera worker to load them, which it does between two frames on its own thread: the screen never waits). `teach` is vision.taught.teach_examples unless given."""
 
     def __init__(self, inbox, frame, corners, facts, on_taught=None, teach=None, samples: int = 800):
         self.inbox = inbox
@@ -59,7 +59,7 @@ def start_teaching(app, frame, card, facts) -> TeachWorker | None:
 
     def reload(path) -> None:
         if worker is not None:
-            worker.recogniser = worker.load_recogniser()
+            worker.reload_recogniser()
 
     app.teaching = TeachWorker(app.inbox, frame, card.corners, facts, on_taught=reload)
     app.teach_status = ("progress", "")
