@@ -162,3 +162,28 @@ def test_only_one_teaching_runs_at_a_time():
     assert start_teaching(app, session.latest_frame, UNSURE, ("brown", ("legs",), None)) is None
     scene.teach(UNSURE, session.latest_frame)
     assert app.top is scene, "no picker while a teaching runs"
+
+
+def test_a_card_read_surely_in_the_wrong_legion_can_be_touched_and_taught_too():
+    """Another printing's colours are read in the wrong legion with confidence (no "?"): every outlined card can be
+    touched, and the caption says so."""
+    sure = SeenCard("red", ("torso",), None, ((40.0, 40.0), (140.0, 40.0), (140.0, 104.0), (40.0, 104.0)), 0.97)
+    app, session, scene = _camera_view()
+    session.latest_seen = [sure]
+    screen = pygame.Surface((800, 480))
+    scene.dirty = True
+    assert app.render(screen, force=True)
+    area = pygame.Rect(10, 10, 780, 390)
+    scale = min(area.width / 400, area.height / 300)
+    centre = (area.centerx + (90 - 200) * scale, area.centery + (72 - 150) * scale)
+    [target] = [button for button in scene.buttons if not button.visible and button.rect.collidepoint(centre)]
+    target.on_press()
+    picker = app.top
+    assert isinstance(picker, CardPicker) and picker.purpose == "teach"
+    picker.set(legion="brown")  # the user says which legion it is
+    picker.next()
+    assert app.teaching.facts == ("brown", ("torso",), None) and app.teaching.corners == sure.corners
+    app.teach_status = None
+    assert scene.caption(unsure=0) == scene.t("nm.camera.touch_to_teach")
+    session.latest_seen = []
+    assert scene.caption(unsure=0) == scene.t("camera.ok"), "no card read: nothing to touch"

@@ -7,7 +7,8 @@ import pytest
 from vision.features import card_features
 from vision.model import HEADS, PART_SETS, CardModel
 from vision.synthetic import Conditions, SceneGenerator
-from vision.taught import TeachError, card_with_facts, teach_examples, with_taught_prototypes
+from vision.taught import (TeachError, card_with_facts, taught_readings, teach_examples, with_taught_colours,
+                           with_taught_prototypes)
 
 
 @pytest.fixture
@@ -28,7 +29,9 @@ def test_without_scans_teaching_keeps_the_built_in_heads_and_adds_the_cards_prot
     assert any("scans are not on this machine" in message for message in messages)
     built_in, taught = CardModel.load(), CardModel.load(path)
     for head, weights in built_in.weights.items():
-        assert np.array_equal(weights, taught.weights[head]), head
+        if head != "legion":  # which learns the card's colours (below)
+            assert np.array_equal(weights, taught.weights[head]), head
+    assert taught.about["taught_colours"] == 1 and any("colours" in message for message in messages)
     for name, head in taught.exemplars.heads.items():
         before = built_in.exemplars.heads[name]
         assert len(head.labels) > len(before.labels)
@@ -60,3 +63,49 @@ def test_a_model_without_prototype_tables_cannot_be_taught_this_way():
     built_in = CardModel.load()
     with pytest.raises(TeachError, match="prototype tables"):
         with_taught_prototypes(CardModel(built_in.weights, {}, None), [(frame, corners, card)])
+
+
+def _legions_read(model, examples, seed):
+    features, _ = taught_readings(examples, seed)
+    return [HEADS["legion"][i] for i in model.probabilities(features)["legion"].argmax(axis=1)]
+
+
+def test_taught_colours_move_the_legion_head_to_the_cards_shown():
+    """Another printing's inks, or another camera's colours, can read a whole legion as another one, surely; a few
+    of its cards shown teach the legion head their colours (`with_taught_colours`). Shown here at its most: a card
+    taught as a legion the built-in head does not read it as is then read as that one, in readings it was not
+    taught from; the other heads stay as they were."""
+    built_in = CardModel.load()
+    frame, corners, card = _stand_in_example(card_id=2)
+    before = _legions_read(built_in, [(frame, corners, card)], seed=5)
+    other_legion = next(legion for legion in HEADS["legion"] if legion not in before)
+    shown = card_with_facts(other_legion, card.parts, card.ability)
+    taught = with_taught_colours(built_in, [(frame, corners, shown)])
+    assert _legions_read(taught, [(frame, corners, card)], seed=5) == [other_legion] * len(before)
+    for head in ("legs", "torso", "head", "ability", "card"):
+        assert np.array_equal(taught.weights[head], built_in.weights[head])
+
+
+def test_cards_shown_in_the_colours_already_read_change_no_other_cards_legion():
+    built_in = CardModel.load()
+    examples = {card_id: _stand_in_example(card_id=card_id) for card_id in range(2, 26)}
+    readings = {card_id: _legions_read(built_in, [example], seed=5) for card_id, example in examples.items()}
+    steady = {card_id: legions[0] for card_id, legions in readings.items() if len(set(legions)) == 1}
+    shown = [next(card_id for card_id in steady if steady[card_id] == legion) for legion in ("blue", "red")
+             if legion in steady.values()]
+    assert shown, "stand-ins the built-in head reads steadily"
+    taught = with_taught_colours(built_in, [(examples[i][0], examples[i][1],
+                                             card_with_facts(steady[i], examples[i][2].parts, examples[i][2].ability))
+                                            for i in shown])
+    others = [card_id for card_id in steady if card_id not in shown]
+    assert others
+    for card_id in others:
+        assert set(_legions_read(taught, [examples[card_id]], seed=5)) == {steady[card_id]}, card_id
+
+
+def test_the_stiffer_the_colour_teaching_the_nearer_the_built_in_head():
+    built_in = CardModel.load()
+    example = _stand_in_example(card_id=2)
+    moved = [np.abs(with_taught_colours(built_in, [example], stiffness=stiffness).weights["legion"]
+                    - built_in.weights["legion"]).max() for stiffness in (0.01, 1.0, 1e6)]
+    assert moved[0] > moved[1] > moved[2] and moved[2] < 1e-4

@@ -67,16 +67,7 @@ class CameraViewScene(SessionScene):
                 draw_seats(surface, layout, [(placed.left + x * scale, placed.top + y * scale)
                                              for x, y in table.table_corners], theme.TEXT_DIM)
             unsure = self._outline_cards(surface, layout, placed, scale)
-        if self.session.mode == "simulated":
-            caption = self.t("camera.simulated")
-        elif self.session.camera_lost:  # the camera guard's whole line: what failed, when it retries
-            caption = self.app.camera_message or self.t("camera.lost")
-        elif self.app.teach_status is not None:
-            caption = self.teach_caption()
-        elif unsure:
-            caption = self.t("nm.camera.unsure", count=unsure)
-        else:
-            caption = self.t("camera.ok")
+        caption = self.caption(unsure)
         if (unsure or self.app.teach_status) and self.session.mode == "camera" and not self.session.camera_lost:
             draw_paragraph(surface, caption, layout.font(15), theme.WARNING,
                            pygame.Rect(px(200), layout.height - px(70), layout.width - px(220), px(56)), line_gap=0)
@@ -86,6 +77,20 @@ class CameraViewScene(SessionScene):
         self.add_button(Button(pygame.Rect(px(14), layout.height - px(70), px(170), px(56)), self.t("common.back"),
                                self.app.pop, primary=True))
         self.draw_buttons(surface, layout)
+
+    def caption(self, unsure: int) -> str:
+        """The line under the picture, `unsure` cards being marked "?" on it."""
+        if self.session.mode == "simulated":
+            return self.t("camera.simulated")
+        if self.session.camera_lost:  # the camera guard's whole line: what failed, when it retries
+            return self.app.camera_message or self.t("camera.lost")
+        if self.app.teach_status is not None:
+            return self.teach_caption()
+        if unsure:
+            return self.t("nm.camera.unsure", count=unsure)
+        if self.session.latest_seen and self.session.mode == "camera":
+            return self.t("nm.camera.touch_to_teach")
+        return self.t("camera.ok")
 
     def _outline_cards(self, surface, layout, placed: pygame.Rect, scale: float) -> int:
         """Outline the cards read in the picture shown (placed at `placed`, scaled by `scale`); returns how many were
@@ -100,16 +105,17 @@ class CameraViewScene(SessionScene):
             sure = card.confidence >= MIN_CONFIDENCE
             colour = pictures.legion_colour(card.legion) if sure else theme.WARNING
             pygame.draw.polygon(surface, colour, points, max(2, layout.px(3)))
+            centre = (sum(x for x, _ in points) / 4, sum(y for _, y in points) / 4)
             if not sure:
                 unsure += 1
-                centre = (sum(x for x, _ in points) / 4, sum(y for _, y in points) / 4)
                 pygame.draw.circle(surface, theme.WARNING, centre, layout.px(14))
                 draw_text(surface, "?", layout.font(20, True), theme.TEXT, centre, "center")
-                # Touching the mark teaches the card (its facts picked by hand): a card never learned stays unsure.
-                target = pygame.Rect(0, 0, layout.px(56), layout.px(56))
-                target.center = (int(centre[0]), int(centre[1]))
-                self.add_button(Button(target, "", lambda card=card, frame=self._source: self.teach(card, frame),
-                                       visible=False))
+            # Touching a card teaches it (its facts picked by hand): a card never learned stays unsure, and a
+            # printing whose colours differ is read in the wrong legion, surely, until a few of its cards are shown.
+            target = pygame.Rect(0, 0, layout.px(56), layout.px(56))
+            target.center = (int(centre[0]), int(centre[1]))
+            self.add_button(Button(target, "", lambda card=card, frame=self._source: self.teach(card, frame),
+                                   visible=False))
         return unsure
 
     def teach(self, card, frame) -> None:
