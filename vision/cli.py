@@ -49,12 +49,15 @@ def register(subparsers) -> None:
 
     teach = commands.add_parser("teach", help="adapt the recogniser to your own cards and light",
                                 description="Show your own cards, one per picture, and say which card each "
-                                            "is; the recogniser is retrained with them and saved.")
+                                            "is; the recogniser learns their prints and colours and is saved.")
     teach.add_argument("source", help="an image, a folder of images, usb:N or picamera")
     teach.add_argument("--card", type=int, action="append", required=True, metavar="ID",
                        help="card id shown in each successive picture (repeat, in order)")
     teach.add_argument("--out", metavar="FILE", help="where to save the taught parameters")
-    teach.add_argument("--samples", type=int, default=800, help="synthetic training crops to mix in")
+    teach.add_argument("--retrain", action="store_true",
+                       help="retrain every head from the card scans with your cards mixed in (minutes; needs the "
+                            "scans): for a printing whose badge figure or icons differ")
+    teach.add_argument("--samples", type=int, default=800, help="with --retrain: synthetic training crops to mix in")
     teach.set_defaults(handler=_teach)
 
 
@@ -210,7 +213,7 @@ def _teach(args) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 2
     try:
-        path = teach(source, args.card, out=args.out, samples=args.samples, progress=print)
+        path = teach(source, args.card, out=args.out, samples=args.samples, progress=print, retrain=args.retrain)
     except (TeachError, CameraError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
