@@ -7,8 +7,8 @@ import pytest
 from vision.features import card_features
 from vision.model import HEADS, PART_SETS, CardModel
 from vision.synthetic import Conditions, SceneGenerator
-from vision.taught import (TeachError, card_with_facts, taught_readings, teach_examples, with_taught_colours,
-                           with_taught_prototypes)
+from vision.taught import (TeachError, card_with_facts, legions_misread, taught_readings, teach_examples,
+                           with_taught_colours, with_taught_prototypes)
 
 
 @pytest.fixture
@@ -22,16 +22,22 @@ def _stand_in_example(card_id=2, seed=4):
     return scene.frame, truth.corners, card_with_facts(truth.legion, truth.parts, truth.ability)
 
 
+def _as_read(example):
+    """The example with the legion the built-in head reads it as (so its colours teach nothing new)."""
+    frame, corners, card = example
+    legions = _legions_read(CardModel.load(), [example], seed=11)
+    return frame, corners, card_with_facts(max(set(legions), key=legions.count), card.parts, card.ability)
+
+
 def test_teaching_keeps_the_built_in_heads_and_adds_the_cards_prototypes(tmp_path):
-    frame, corners, card = _stand_in_example()
+    frame, corners, card = _as_read(_stand_in_example())
     messages = []
     path = teach_examples([(frame, corners, card)], out=tmp_path / "taught.json", progress=messages.append)
     assert any("adding the cards' prints" in message for message in messages)
+    assert any("colours already read as their legions" in message for message in messages)
     built_in, taught = CardModel.load(), CardModel.load(path)
     for head, weights in built_in.weights.items():
-        if head != "legion":  # which learns the card's colours (below)
-            assert np.array_equal(weights, taught.weights[head]), head
-    assert taught.about["taught_colours"] == 1 and any("colours" in message for message in messages)
+        assert np.array_equal(weights, taught.weights[head]), head
     for name, head in taught.exemplars.heads.items():
         before = built_in.exemplars.heads[name]
         assert len(head.labels) > len(before.labels)
@@ -116,3 +122,16 @@ def test_a_retrain_without_the_scans_is_refused_not_made_from_stand_ins(no_scans
     with pytest.raises(TeachError, match="card scans, which are not on this machine"):
         teach_examples([_stand_in_example()], out=tmp_path / "taught.json", retrain=True)
     assert not (tmp_path / "taught.json").exists()
+
+
+def test_a_card_shown_that_is_read_in_another_legion_teaches_the_legion_head(tmp_path):
+    frame, corners, card = _as_read(_stand_in_example())
+    other = next(legion for legion in HEADS["legion"] if legion != card.legion)
+    shown = (frame, corners, card_with_facts(other, card.parts, card.ability))
+    assert legions_misread(CardModel.load(), taught_readings([shown])) == 1
+    messages = []
+    taught = CardModel.load(teach_examples([shown], out=tmp_path / "taught.json", progress=messages.append))
+    assert any("learning the colours of the cards shown (1 read in another legion)" in m for m in messages)
+    assert taught.about["taught_colours"] == 1
+    assert not np.array_equal(taught.weights["legion"], CardModel.load().weights["legion"])
+    assert legions_misread(taught, taught_readings([shown], seed=5)) == 0
