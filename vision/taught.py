@@ -154,6 +154,31 @@ def examples_dir(model_path: Path | None = None) -> Path:
     return model_path.with_name(model_path.stem + "-cards")
 
 
+def taught_count(model_path: Path | None = None) -> int:
+    """How many taught cards are kept for the model at `model_path` (`taught_path()` unless given)."""
+    folder = examples_dir(model_path)
+    return sum(1 for _ in folder.glob("*.json")) if folder.is_dir() else 0
+
+
+def forget_taught(model_path: Path | None = None) -> int:
+    """Forget everything taught: the taught parameters and the cards kept for them (a card taught as the wrong one
+    would otherwise stay). The built-in recogniser is used from then on. Returns how many cards were forgotten."""
+    import shutil
+
+    from .model import exemplars_path
+
+    model_path = Path(model_path) if model_path else taught_path()
+    count = taught_count(model_path)
+    try:
+        for path in (model_path, exemplars_path(model_path)):
+            path.unlink(missing_ok=True)
+        if examples_dir(model_path).is_dir():
+            shutil.rmtree(examples_dir(model_path))
+    except OSError as error:
+        raise TeachError(f"cannot forget the taught cards in {model_path.parent}: {error}") from None
+    return count
+
+
 EXAMPLE_MARGIN = 0.25  # of the card's width, kept around it in a remembered picture
 
 

@@ -187,3 +187,38 @@ def test_a_card_read_surely_in_the_wrong_legion_can_be_touched_and_taught_too():
     assert scene.caption(unsure=0) == scene.t("nm.camera.touch_to_teach")
     session.latest_seen = []
     assert scene.caption(unsure=0) == scene.t("camera.ok"), "no card read: nothing to touch"
+
+
+def test_everything_taught_can_be_forgotten_with_a_second_touch(taught_home):
+    """A card taught as the wrong one must not stay for good: the camera view offers to forget what was taught
+    (asking twice), and the camera then reads with the built-in recogniser."""
+    from vision.model import CardModel
+    from vision.taught import taught_count
+
+    app, session, scene = _camera_view()
+    assert not any(button.label.startswith("Forget") for button in scene.buttons), "nothing taught: nothing to forget"
+    remember_example(_picture(), np.array(UNSURE.corners), card_with_facts("brown", ("legs",), None))
+    CardModel.load().save(taught_home)
+    assert taught_count() == 1
+
+    class Worker:
+        reloads = 0
+
+        def reload_recogniser(self):
+            self.reloads += 1
+
+    app.camera_worker = Worker()
+    scene.dirty = True
+    assert app.render(pygame.Surface((800, 480)), force=True)
+    [forget] = [button for button in scene.buttons if button.label == scene.t("nm.teach.forget", count=1)]
+    forget.on_press()
+    assert taught_home.exists() and taught_count() == 1, "the first touch only asks"
+    assert app.render(pygame.Surface((800, 480)), force=True)
+    [again] = [button for button in scene.buttons if button.label == scene.t("nm.teach.forget_confirm", count=1)]
+    again.on_press()
+    assert not taught_home.exists() and not taught_home.with_suffix(".npz").exists()
+    assert not examples_dir().exists() and taught_count() == 0
+    assert app.camera_worker.reloads == 1
+    assert scene.caption(unsure=0) == scene.t("nm.teach.forgotten", count="1")
+    assert app.render(pygame.Surface((800, 480)), force=True)
+    assert not any(button.label.startswith("Forget") for button in scene.buttons), "nothing left to forget"

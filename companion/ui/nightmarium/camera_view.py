@@ -30,6 +30,7 @@ def card_photo(frame, corners) -> pygame.Surface | None:
 class CameraViewScene(SessionScene):
     def __init__(self, app, session):
         super().__init__(app, session)
+        self._forget_asked = False  # "forget taught cards" touched once: the next touch forgets them
         self._source = None
         self._image: pygame.Surface | None = None
 
@@ -37,6 +38,7 @@ class CameraViewScene(SessionScene):
         self.dirty = True  # stay on the picture even when the chain starts; Back returns to it
 
     def on_enter(self) -> None:
+        self._forget_asked = False
         if self.app.teach_status is not None and self.app.teach_status[0] != "progress":
             self.app.teach_status = None  # a finished teaching was said once; the view is about the table again
         super().on_enter()
@@ -68,15 +70,55 @@ class CameraViewScene(SessionScene):
                                              for x, y in table.table_corners], theme.TEXT_DIM)
             unsure = self._outline_cards(surface, layout, placed, scale)
         caption = self.caption(unsure)
+        caption_width = layout.width - px(220)
+        taught = self.taught_cards()
+        if taught:
+            # Teaching a card as the wrong one must not stay for good: everything taught can be forgotten here,
+            # with a second touch to be sure.
+            forget = pygame.Rect(layout.width - px(184), layout.height - px(70), px(170), px(56))
+            label = self.t("nm.teach.forget_confirm" if self._forget_asked else "nm.teach.forget", count=taught)
+            self.add_button(Button(forget, label, self.forget_taught))
+            caption_width -= px(180)
         if (unsure or self.app.teach_status) and self.session.mode == "camera" and not self.session.camera_lost:
             draw_paragraph(surface, caption, layout.font(15), theme.WARNING,
-                           pygame.Rect(px(200), layout.height - px(70), layout.width - px(220), px(56)), line_gap=0)
+                           pygame.Rect(px(200), layout.height - px(70), caption_width, px(56)), line_gap=0)
         else:
             draw_text(surface, caption, layout.font(16), theme.TEXT_DIM, (px(200), layout.height - px(42)), "midleft",
-                      max_width=layout.width - px(220))
+                      max_width=caption_width)
         self.add_button(Button(pygame.Rect(px(14), layout.height - px(70), px(170), px(56)), self.t("common.back"),
                                self.app.pop, primary=True))
         self.draw_buttons(surface, layout)
+
+    def taught_cards(self) -> int:
+        """How many cards the user has taught (kept beside the taught parameters); 0 where that cannot be read."""
+        if self.session.mode != "camera":
+            return 0
+        try:
+            from vision.taught import taught_count
+
+            return taught_count()
+        except (ImportError, OSError):
+            return 0
+
+    def forget_taught(self) -> None:
+        """First touch: ask again. Second: forget every taught card, and the camera reads with the built-in
+        recogniser from its next frame."""
+        if not self._forget_asked:
+            self._forget_asked = True
+            self.dirty = True
+            return
+        from vision.taught import TeachError, forget_taught
+
+        self._forget_asked = False
+        try:
+            count = forget_taught()
+        except TeachError as error:
+            self.app.teach_status = ("failed", str(error))
+        else:
+            self.app.teach_status = ("forgotten", str(count))
+            if self.app.camera_worker is not None:
+                self.app.camera_worker.reload_recogniser()
+        self.dirty = True
 
     def caption(self, unsure: int) -> str:
         """The line under the picture, `unsure` cards being marked "?" on it."""
@@ -142,4 +184,6 @@ class CameraViewScene(SessionScene):
             return self.t("nm.teach.done")
         if state == "failed":
             return self.t("nm.teach.failed", error=detail or "")
+        if state == "forgotten":
+            return self.t("nm.teach.forgotten", count=detail or "0")
         return self.t("nm.teach.progress", step=detail or "")
