@@ -123,17 +123,22 @@ def teach_examples(examples, out: str | Path | None = None, samples: int = 800, 
             model = with_taught_prototypes(CardModel.load(), examples, readings=readings)
         except ModelError as error:
             raise TeachError(str(error)) from None
-    # Either way the legion head learns the taught cards' colours as they look here, if it reads any of them in
-    # another legion: another printing's inks or another camera's colours can put a whole legion in the wrong one,
-    # surely, until it is shown a few of its cards. Where it reads them all right it is kept: moved towards one card
-    # it read right anyway, it read 2 to 4 of 160 other cards wrong (stop 36).
+    # Either way the legion head learns the taught cards' colours as they look here: another printing's inks or
+    # another camera's colours can put a whole legion in the wrong one, surely, until it is shown a few of its
+    # cards. Not always: moved towards one card it read right anyway, it read 2 to 4 of 160 other cards wrong, and
+    # washed-out colours taught it the cards' art (stop 36).
     if readings is None:
         readings = taught_readings(examples)
     misread = legions_misread(model, readings)
-    if misread:
+    # One card shown is learned where it was read in another legion (the player said so); two or more where
+    # what some teach holds for the others (`colours_generalise`).
+    if misread if len(examples) == 1 else colours_generalise(model, readings):
         if progress:
             progress(f"learning the colours of the cards shown ({misread} read in another legion)")
         model = with_taught_colours(model, examples, readings=readings)
+    elif misread and progress:
+        progress(f"{misread} card(s) read in another legion, but their colours do not tell the legions apart "
+                 "better than the built-in ones (washed-out colours?): colours kept; more light may help")
     elif progress:
         progress("the cards' colours already read as their legions: colours kept")
     model.about["badge_gate"] = taught_badge_gate(examples)
@@ -312,8 +317,54 @@ def legions_misread(model, readings) -> int:
 # script: the scans' hues turned by 10 or 20 degrees, "another printing"; 1 or 3 cards of each legion taught from
 # seed 900's scenes, read on seed 2025's 30): at +20 degrees and one card a legion, legion 93.2% at 0.03 against
 # 88.2% at 0.1 and 85.1% at 0.3 (60.2% untaught); with three a legion 99.4% from 0.01 to 0.1; unturned, 99.38% as
-# untaught.
+# untaught. Washed-out colours are not helped at any stiffness: see `colours_generalise`.
 COLOUR_STIFFNESS = 0.03
+
+
+def _moved_legion_weights(weights: np.ndarray, terms: np.ndarray, targets: np.ndarray, stiffness: float) -> np.ndarray:
+    """Least squares of the colour terms to the taught legions, regularised towards `weights`."""
+    gram = terms.T @ terms
+    gram[np.diag_indices_from(gram)] += stiffness
+    return weights + np.linalg.solve(gram, terms.T @ (targets - terms @ weights))
+
+
+def _colour_problem(model, readings):
+    """(built-in legion weights, colour terms, one-hot legions, each row's taught card) of the taught readings."""
+    from .model import HEADS, legion_terms
+
+    features, cards = readings
+    weights = model.weights["legion"].astype(np.float64)
+    terms = legion_terms(features).astype(np.float64)
+    if terms.shape[1] != weights.shape[0]:
+        raise TeachError("the recogniser's legion head does not read colour terms; retrain it with the scans")
+    targets = np.eye(len(HEADS["legion"]))[[HEADS["legion"].index(card.legion) for card in cards]]
+    return weights, terms, targets, np.arange(len(cards)) // TAUGHT_CROPS
+
+
+def _own_legion(weights: np.ndarray, terms: np.ndarray, targets: np.ndarray, card_of_row: np.ndarray,
+                cards) -> np.ndarray:
+    """Per taught card (indices `cards`): the mean probability these legion weights give its own legion."""
+    from .model import softmax
+
+    own = (softmax(terms @ weights) * targets).sum(axis=1)
+    return np.array([float(own[card_of_row == card].mean()) for card in cards])
+
+
+def colours_generalise(model, readings, stiffness: float = COLOUR_STIFFNESS) -> bool:
+    """Whether the taught colours teach the legion head something that holds for cards it was not taught: each
+    taught card left out in turn, the head moved by the others must read at least as many of them in their own
+    legion as the built-in head, and give their legions more probability on the whole. Washed-out colours (a
+    camera's low saturation) bring the legions so near that a head moved by a dozen cards learns their art rather
+    than their legion: left out, 6 of 12 read right against the built-in 11 (stop 36). Needs two cards."""
+    weights, terms, targets, card_of_row = _colour_problem(model, readings)
+    cards = np.unique(card_of_row)
+    if len(cards) < 2:
+        return False
+    built_in = _own_legion(weights, terms, targets, card_of_row, cards)
+    left_out = np.array([_own_legion(_moved_legion_weights(weights, terms[card_of_row != card],
+                                                           targets[card_of_row != card], stiffness),
+                                     terms, targets, card_of_row, [card])[0] for card in cards])
+    return bool(np.sum(left_out >= 0.5) >= np.sum(built_in >= 0.5) and left_out.mean() > built_in.mean())
 
 
 def with_taught_colours(model, examples, seed: int = 11, readings=None, stiffness: float = COLOUR_STIFFNESS):
@@ -321,16 +372,10 @@ def with_taught_colours(model, examples, seed: int = 11, readings=None, stiffnes
     inks differ, or a camera that renders them differently, is learned from a few of its cards without the scans
     (least squares to the taught legions, regularised towards the built-in weights, so what they do not show stays
     as it was). `readings` are `taught_readings(examples)`, if made already."""
-    from .model import HEADS, CardModel, legion_terms
+    from .model import CardModel
 
-    features, cards = readings if readings is not None else taught_readings(examples, seed)
-    weights = model.weights["legion"].astype(np.float64)
-    terms = legion_terms(features).astype(np.float64)
-    if terms.shape[1] != weights.shape[0]:
-        raise TeachError("the recogniser's legion head does not read colour terms; retrain it with the scans")
-    targets = np.eye(len(HEADS["legion"]))[[HEADS["legion"].index(card.legion) for card in cards]]
-    gram = terms.T @ terms
-    gram[np.diag_indices_from(gram)] += stiffness
-    moved = weights + np.linalg.solve(gram, terms.T @ (targets - terms @ weights))
+    readings = readings if readings is not None else taught_readings(examples, seed)
+    weights, terms, targets, _ = _colour_problem(model, readings)
+    moved = _moved_legion_weights(weights, terms, targets, stiffness)
     about = dict(model.about, taught_colours=len(examples))
     return CardModel(dict(model.weights, legion=moved.astype(np.float32)), about, model.exemplars)

@@ -7,8 +7,8 @@ import pytest
 from vision.features import card_features
 from vision.model import HEADS, PART_SETS, CardModel
 from vision.synthetic import Conditions, SceneGenerator
-from vision.taught import (TeachError, card_with_facts, legions_misread, taught_readings, teach_examples,
-                           with_taught_colours, with_taught_prototypes)
+from vision.taught import (TeachError, card_with_facts, colours_generalise, legions_misread, taught_readings,
+                           teach_examples, with_taught_colours, with_taught_prototypes)
 
 
 @pytest.fixture
@@ -135,3 +135,37 @@ def test_a_card_shown_that_is_read_in_another_legion_teaches_the_legion_head(tmp
     assert taught.about["taught_colours"] == 1
     assert not np.array_equal(taught.weights["legion"], CardModel.load().weights["legion"])
     assert legions_misread(taught, taught_readings([shown], seed=5)) == 0
+
+
+def _two_read_alike():
+    """Two stand-in cards the built-in head reads steadily in one and the same legion, and that legion."""
+    model = CardModel.load()
+    seen = {}
+    for card_id in range(2, 60):
+        example = _stand_in_example(card_id=card_id)
+        legions = set(_legions_read(model, [example], seed=11))
+        if len(legions) == 1:
+            legion = legions.pop()
+            if legion in seen:
+                return seen[legion], example, legion
+            seen[legion] = example
+    raise AssertionError("no two stand-ins read alike")
+
+
+def test_colours_taught_are_learned_where_what_some_cards_teach_holds_for_the_others():
+    """Two cards the head reads alike, both said to be of another legion (another printing's inks): the head moved
+    by either reads the other in that legion, so the colours are learned. Said to be of two different legions, each
+    teaches the other wrong, so they are not (washed-out colours, where legions look alike, do this)."""
+    first, second, legion = _two_read_alike()
+    others = [other for other in HEADS["legion"] if other != legion]
+
+    def said(example, as_legion):
+        frame, corners, card = example
+        return frame, corners, card_with_facts(as_legion, card.parts, card.ability)
+
+    model = CardModel.load()
+    consistent = [said(first, others[0]), said(second, others[0])]
+    assert colours_generalise(model, taught_readings(consistent))
+    contradicting = [said(first, others[0]), said(second, others[1])]
+    assert not colours_generalise(model, taught_readings(contradicting))
+    assert not colours_generalise(model, taught_readings(consistent[:1])), "one card cannot be checked"
