@@ -136,11 +136,16 @@ def teach_examples(examples, out: str | Path | None = None, samples: int = 800, 
         if progress:
             progress(f"learning the colours of the cards shown ({misread} read in another legion)")
         model = with_taught_colours(model, examples, readings=readings)
-    elif misread and progress:
-        progress(f"{misread} card(s) read in another legion, but their colours do not tell the legions apart "
-                 "better than the built-in ones (washed-out colours?): colours kept; more light may help")
-    elif progress:
-        progress("the cards' colours already read as their legions: colours kept")
+        model.about["colours"] = "learned"
+    elif misread:
+        if progress:
+            progress(f"{misread} card(s) read in another legion, but their colours do not tell the legions apart "
+                     "better than the built-in ones (washed-out colours?): colours kept; more light may help")
+        model.about["colours"] = "unclear"
+    else:
+        if progress:
+            progress("the cards' colours already read as their legions: colours kept")
+        model.about["colours"] = "kept"
     model.about["badge_gate"] = taught_badge_gate(examples)
     model.about["taught_cards"] = len(examples)
     path = Path(out) if out else taught_path()
@@ -149,6 +154,18 @@ def teach_examples(examples, out: str | Path | None = None, samples: int = 800, 
     except OSError as error:
         raise TeachError(f"cannot save to {path}: {error.strerror}") from None
     return path
+
+
+def colours_outcome(model_path: Path) -> str | None:
+    """What teaching made of the taught cards' colours ("learned", "kept", "unclear": read in another legion, but
+    not telling the legions apart better), as `teach_examples` recorded it in the saved parameters."""
+    import json
+
+    try:
+        about = json.loads(Path(model_path).read_text(encoding="utf-8")).get("about", {})
+    except (OSError, ValueError, AttributeError):
+        return None
+    return about.get("colours") if isinstance(about, dict) else None
 
 
 def examples_dir(model_path: Path | None = None) -> Path:

@@ -222,3 +222,23 @@ def test_everything_taught_can_be_forgotten_with_a_second_touch(taught_home):
     assert scene.caption(unsure=0) == scene.t("nm.teach.forgotten", count="1")
     assert app.render(pygame.Surface((800, 480)), force=True)
     assert not any(button.label.startswith("Forget") for button in scene.buttons), "nothing left to forget"
+
+
+def test_when_the_colours_taught_do_not_help_the_screen_suggests_more_light(taught_home):
+    """Washed-out colours bring the legions so near that teaching cannot tell them apart (vision.taught keeps the
+    legion head and records "unclear"): the camera view says so when the teaching is done."""
+    import json
+
+    def unclear_teach(examples, samples, progress):
+        taught_home.parent.mkdir(parents=True, exist_ok=True)
+        taught_home.write_text(json.dumps({"about": {"colours": "unclear"}}), encoding="utf-8")
+        return taught_home
+
+    inbox = queue.Queue()
+    TeachWorker(inbox, _picture(), UNSURE.corners, ("brown", ("legs",), None), teach=unclear_teach).run()
+    posted = [inbox.get_nowait() for _ in range(inbox.qsize())]
+    assert posted[-1] == ("teach_status", ("done", "unclear"))
+    app, session, scene = _camera_view()
+    app.inbox.put(posted[-1])
+    app.step([], 0.03)
+    assert scene.teach_caption() == scene.t("nm.teach.done_colours_unclear")

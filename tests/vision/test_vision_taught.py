@@ -36,6 +36,7 @@ def test_teaching_keeps_the_built_in_heads_and_adds_the_cards_prototypes(tmp_pat
     assert any("adding the cards' prints" in message for message in messages)
     assert any("colours already read as their legions" in message for message in messages)
     built_in, taught = CardModel.load(), CardModel.load(path)
+    assert taught.about["colours"] == "kept"
     for head, weights in built_in.weights.items():
         assert np.array_equal(weights, taught.weights[head]), head
     for name, head in taught.exemplars.heads.items():
@@ -132,7 +133,7 @@ def test_a_card_shown_that_is_read_in_another_legion_teaches_the_legion_head(tmp
     messages = []
     taught = CardModel.load(teach_examples([shown], out=tmp_path / "taught.json", progress=messages.append))
     assert any("learning the colours of the cards shown (1 read in another legion)" in m for m in messages)
-    assert taught.about["taught_colours"] == 1
+    assert taught.about["taught_colours"] == 1 and taught.about["colours"] == "learned"
     assert not np.array_equal(taught.weights["legion"], CardModel.load().weights["legion"])
     assert legions_misread(taught, taught_readings([shown], seed=5)) == 0
 

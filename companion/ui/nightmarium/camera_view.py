@@ -181,7 +181,7 @@ class CameraViewScene(SessionScene):
     def teach_caption(self) -> str:
         state, detail = self.app.teach_status
         if state == "done":
-            return self.t("nm.teach.done")
+            return self.t("nm.teach.done_colours_unclear" if detail == "unclear" else "nm.teach.done")
         if state == "failed":
             return self.t("nm.teach.failed", error=detail or "")
         if state == "forgotten":

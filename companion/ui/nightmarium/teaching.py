@@ -10,8 +10,8 @@ log = logging.getLogger(__name__)
 
 
 class TeachWorker:
-    """Posts ("teach_status", (state, detail)) to the inbox: ("progress", text) while it works, then ("done", None)
-    or ("failed", message). `on_taught(path)` runs on this thread once the taught parameters are saved (it asks the
+    """Posts ("teach_status", (state, detail)) to the inbox: ("progress", text) while it works, then ("done", what became
+    of the cards' colours: vision.taught.colours_outcome) or ("failed", message). `on_taught(path)` runs on this thread once the taught parameters are saved (it asks the
     camera worker to load them, which it does between two frames on its own thread: the screen never waits). `teach` is vision.taught.teach_examples unless given."""
 
     def __init__(self, inbox, frame, corners, facts, on_taught=None, teach=None, samples: int = 800):
@@ -36,18 +36,20 @@ class TeachWorker:
 
     def run(self) -> None:
         try:
-            from vision.taught import card_with_facts, remember_example, remembered_examples, teach_examples
+            from vision.taught import (card_with_facts, colours_outcome, remember_example, remembered_examples,
+                                       teach_examples)
 
             self.tell("keeping the picture of the card")
             remember_example(self.frame, self.corners, card_with_facts(*self.facts))
             path = (self.teach or teach_examples)(remembered_examples(), samples=self.samples, progress=self.tell)
+            outcome = colours_outcome(path)  # "unclear": the screen suggests more light
             if self.on_taught is not None:
                 self.on_taught(path)
         except Exception as error:  # a full disk, no OpenCV, a damaged picture: say so, keep the game
             log.error("teaching failed: %s", error)
             self.inbox.put(("teach_status", ("failed", str(error))))
             return
-        self.inbox.put(("teach_status", ("done", None)))
+        self.inbox.put(("teach_status", ("done", outcome)))
 
 
 def start_teaching(app, frame, card, facts) -> TeachWorker | None:
