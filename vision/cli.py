@@ -1,4 +1,4 @@
-"""`companion vision ...`: scan images, print the marker sheet, calibrate, benchmark, teach."""
+"""`companion vision ...`: scan images, print the marker sheet, calibrate, benchmark, teach, forget what was taught."""
 from __future__ import annotations
 
 import json
@@ -59,6 +59,12 @@ def register(subparsers) -> None:
                             "scans): for a printing whose badge figure or icons differ")
     teach.add_argument("--samples", type=int, default=800, help="with --retrain: synthetic training crops to mix in")
     teach.set_defaults(handler=_teach)
+
+    forget = commands.add_parser("forget", help="forget every card taught (back to the built-in recogniser)",
+                                 description="Delete the taught parameters and the cards kept for them, so that "
+                                             "the built-in recogniser is used again.")
+    forget.add_argument("--params", metavar="FILE", help="the taught parameters (the default place unless given)")
+    forget.set_defaults(handler=_forget)
 
 
 def _recogniser(args, calibration=None):
@@ -220,4 +226,19 @@ def _teach(args) -> int:
     finally:
         source.close()
     print(f"saved the taught recogniser to {path}; `companion vision scan` uses it from now on")
+    return 0
+
+
+def _forget(args) -> int:
+    from pathlib import Path
+
+    from .taught import TeachError, forget_taught, taught_path
+
+    path = Path(args.params) if args.params else taught_path()
+    try:
+        count = forget_taught(path)
+    except TeachError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(f"forgot {count} taught card(s) and {path}; the built-in recogniser is used from now on")
     return 0

@@ -170,8 +170,8 @@ def colours_outcome(model_path: Path) -> str | None:
 
 def examples_dir(model_path: Path | None = None) -> Path:
     """Where the pictures of the cards taught to the model at `model_path` (`taught_path()` unless given) are kept:
-    the user's own, on their own machine, so that each teaching retrains with every card taught so far. Deleting
-    the folder and the taught file forgets them all."""
+    the user's own, on their own machine, so that each teaching learns every card taught so far. Deleting
+    the folder and the taught file (`forget_taught`) forgets them all."""
     model_path = Path(model_path) if model_path else taught_path()
     return model_path.with_name(model_path.stem + "-cards")
 

@@ -83,7 +83,7 @@ def test_calibrate_by_hand_and_bad_corners(tmp_path, capsys):
     assert "error" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", ["scan", "markers", "calibrate", "bench", "teach"])
+@pytest.mark.parametrize("command", ["scan", "markers", "calibrate", "bench", "teach", "forget"])
 def test_every_command_has_help(command, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["vision", command, "--help"])
@@ -184,3 +184,18 @@ def test_teach_retrain_retrains_from_the_scans_and_says_how_far_it_has_got(tmp_p
         return
     assert status == 0, printed.err
     assert "retraining" in printed.out and "100%" in printed.out  # minutes on a Pi: how far it has got
+
+
+def test_forget_deletes_what_was_taught(tmp_path, capsys):
+    from vision.model import CardModel
+    from vision.taught import card_with_facts, examples_dir, remember_example
+
+    params = tmp_path / "taught" / "vision-model.json"
+    CardModel.load().save(params)
+    remember_example(np.full((300, 400, 3), 90, np.uint8), np.array([[40, 40], [140, 40], [140, 104], [40, 104]],
+                                                                    np.float64),
+                     card_with_facts("red", ("torso",), None), params)
+    assert main(["vision", "forget", "--params", str(params)]) == 0
+    assert "forgot 1 taught card(s)" in capsys.readouterr().out
+    assert not params.exists() and not examples_dir(params).exists()
+    assert main(["vision", "forget", "--params", str(params)]) == 0, "nothing taught: nothing to do, no error"
