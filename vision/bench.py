@@ -74,12 +74,14 @@ def score(tally: Tally, cards, truths: list[CardTruth]) -> None:
 
 
 def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = True, width_range=(140.0, 330.0),
-        recogniser: Recogniser | None = None, progress=None) -> Tally:
+        recogniser: Recogniser | None = None, progress=None, printing: tuple[float, float] | None = None) -> Tally:
+    """`printing`: (hue degrees, saturation scale) of the cards' colours, as another printing or camera shows them
+    (`vision.synthetic.reprinted`)."""
     import cv2
 
     cv2.setNumThreads(1)  # the target is per frame on one core
     cards = heldout_cards() if heldout else training_cards()
-    generator = SceneGenerator(seed, card_ids=[c.id for c in cards], use_scans=scans_available())
+    generator = SceneGenerator(seed, card_ids=[c.id for c in cards], use_scans=scans_available(), printing=printing)
     recogniser = recogniser or Recogniser()
     tally = Tally()
     for index in range(scenes):
@@ -97,6 +99,31 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
         if progress:
             progress(index + 1, scenes)
     return tally
+
+
+TEACHING_SEED = 900  # the scenes the taught cards are shown in: training cards, neither the bench's nor training's
+
+
+def teach_printing(per_legion: int, printing: tuple[float, float] | None, out) -> object:
+    """Teach the recogniser `per_legion` training cards of each legion as `printing` shows them (the first cards
+    seen whole in the scenes of TEACHING_SEED, cut at their true corners) and save it to `out`: how well teaching
+    adapts to another printing's colours (docs/vision.md, stop 36). Returns the saved path."""
+    from .cards import card_by_id
+    from .table_state import LEGIONS
+    from .taught import teach_examples
+
+    generator = SceneGenerator(TEACHING_SEED, card_ids=[c.id for c in training_cards()], use_scans=scans_available(),
+                               printing=printing)
+    examples, taken, count = [], set(), dict.fromkeys(LEGIONS, 0)
+    while min(count.values()) < per_legion:
+        scene = generator.random_scene(width_range=(140.0, 330.0))
+        for truth in scene.cards:
+            if truth.occluded or truth.card_id in taken or count[truth.legion] >= per_legion:
+                continue
+            taken.add(truth.card_id)
+            count[truth.legion] += 1
+            examples.append((scene.frame, truth.corners, card_by_id(truth.card_id)))
+    return teach_examples(examples, out=out)
 
 
 def report(tally: Tally, label: str, phases: bool = False) -> str:

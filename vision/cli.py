@@ -45,6 +45,12 @@ def register(subparsers) -> None:
     bench.add_argument("--training", action="store_true", help="also report on the training scans")
     bench.add_argument("--params", metavar="FILE")
     bench.add_argument("--phases", action="store_true", help="also print the time spent in each phase of a scan")
+    bench.add_argument("--hue", type=float, default=0.0, metavar="DEGREES",
+                       help="turn the cards' hues, as another printing or camera shows them")
+    bench.add_argument("--saturation", type=float, default=1.0, metavar="SCALE",
+                       help="scale the cards' saturation, as another printing or camera shows them")
+    bench.add_argument("--teach-per-legion", type=int, default=0, metavar="N",
+                       help="first teach N training cards of each legion, shown with those colours")
     bench.set_defaults(handler=_bench)
 
     teach = commands.add_parser("teach", help="adapt the recogniser to your own cards and light",
@@ -200,12 +206,30 @@ def _bench(args) -> int:
         return 2
     if not scans_available():
         print("note: the card scans are not available; benchmarking on stand-in cards drawn by code")
-    tally = bench.run(args.scenes, args.seed, args.repeats, recogniser=recogniser)
-    print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths 140-330 px",
-                       phases=args.phases))
+    printing = (args.hue, args.saturation) if (args.hue, args.saturation) != (0.0, 1.0) else None
+    label = f", colours turned {args.hue:g} degrees, saturation x{args.saturation:g}" if printing else ""
+    if args.teach_per_legion > 0:
+        import tempfile
+
+        from .pipeline import Recogniser
+        from .taught import TeachError
+
+        with tempfile.TemporaryDirectory() as folder:
+            try:
+                taught = bench.teach_printing(args.teach_per_legion, printing, Path(folder) / "taught.json")
+            except TeachError as error:
+                print(f"error: {error}", file=sys.stderr)
+                return 1
+            recogniser = Recogniser(params=taught, calibration=None)
+        label += f", {4 * args.teach_per_legion} training cards taught so"
+    tally = bench.run(args.scenes, args.seed, args.repeats, recogniser=recogniser, printing=printing)
+    print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths 140-330 px"
+                              + label, phases=args.phases))
     if args.training:
-        tally = bench.run(args.scenes, args.seed + 1, args.repeats, heldout=False, recogniser=recogniser)
-        print(bench.report(tally, f"training scans, {args.scenes} scenes, seed {args.seed + 1}", phases=args.phases))
+        tally = bench.run(args.scenes, args.seed + 1, args.repeats, heldout=False, recogniser=recogniser,
+                          printing=printing)
+        print(bench.report(tally, f"training scans, {args.scenes} scenes, seed {args.seed + 1}" + label,
+                           phases=args.phases))
     return 0
 
 

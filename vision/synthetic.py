@@ -122,14 +122,30 @@ def with_other_art(bgr: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return out
 
 
+def reprinted(bgr: np.ndarray, hue_degrees: float = 0.0, saturation: float = 1.0) -> np.ndarray:
+    """The face as another printing (or a camera whose colours differ) would show it: hues turned by
+    `hue_degrees`, saturation scaled by `saturation`. White stays white, so the white balance cannot undo it."""
+    import cv2
+
+    if hue_degrees == 0 and saturation == 1:
+        return bgr
+    hsv = cv2.cvtColor(bgr, cv2.COLOR_BGR2HSV).astype(np.float32)
+    hsv[..., 0] = (hsv[..., 0] + hue_degrees / 2) % 180  # OpenCV's hue runs 0-180
+    hsv[..., 1] = np.clip(hsv[..., 1] * saturation, 0, 255)
+    return cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+
+
 class FaceBook:
     """Card faces with an alpha channel for rounded corners, cached; scans where present, stand-ins otherwise.
     With `icon_art` (a share, and a generator to draw with), that share of the faces of cards with no ability are
-    shown with other art of their own where an icon would be: training crops of art that is not an icon."""
+    shown with other art of their own where an icon would be: training crops of art that is not an icon. With
+    `printing` (hue degrees, saturation scale), the faces are `reprinted` so."""
 
-    def __init__(self, use_scans: bool = True, icon_art: float = 0.0, rng: np.random.Generator | None = None):
+    def __init__(self, use_scans: bool = True, icon_art: float = 0.0, rng: np.random.Generator | None = None,
+                 printing: tuple[float, float] | None = None):
         self.use_scans = use_scans
         self.icon_art = icon_art
+        self.printing = printing
         self._rng = rng if rng is not None else np.random.default_rng(0)
         self._faces: dict[int, np.ndarray] = {}
         self._alpha = _rounded_alpha()
@@ -151,6 +167,8 @@ class FaceBook:
                 bgr = load_scan(card) if self.use_scans else None
                 if bgr is None:
                     bgr = standin_face(card)
+                if self.printing is not None:
+                    bgr = reprinted(bgr, *self.printing)
             self._faces[key] = np.dstack([bgr, self._alpha])
         return self._faces[key]
 
@@ -239,11 +257,11 @@ def _card_rect(origin, up, u0: float, v0: float, angle: float = 0.0) -> np.ndarr
 
 class SceneGenerator:
     def __init__(self, seed: int = 0, size: tuple[int, int] = FRAME_SIZE, card_ids=None, use_scans: bool = True,
-                 icon_art: float = 0.0):
+                 icon_art: float = 0.0, printing: tuple[float, float] | None = None):
         self.rng = np.random.default_rng(seed)
         self.size = size
         # Its own generator, so the scenes drawn are the same whatever the share.
-        self.faces = FaceBook(use_scans, icon_art, np.random.default_rng([seed, 1]))
+        self.faces = FaceBook(use_scans, icon_art, np.random.default_rng([seed, 1]), printing)
         self.card_ids = list(card_ids) if card_ids is not None else [c.id for c in all_cards()]
 
     def random_layout(self, max_per_seat: int = 3) -> dict[int, list[list[int]]]:

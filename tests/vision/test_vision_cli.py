@@ -199,3 +199,13 @@ def test_forget_deletes_what_was_taught(tmp_path, capsys):
     assert "forgot 1 taught card(s)" in capsys.readouterr().out
     assert not params.exists() and not examples_dir(params).exists()
     assert main(["vision", "forget", "--params", str(params)]) == 0, "nothing taught: nothing to do, no error"
+
+
+def test_bench_with_another_printing_and_cards_taught_so(capsys):
+    """`companion vision bench --hue D --teach-per-legion N`: the figures of docs/vision.md, stop 36 (another
+    printing's colours, and teaching them), by a command; here one scene, one card a legion."""
+    status = main(["vision", "bench", "--scenes", "1", "--repeats", "1", "--hue", "10", "--teach-per-legion", "1"])
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "colours turned 10 degrees, saturation x1, 4 training cards taught so" in out
+    assert "legion accuracy" in out

@@ -94,3 +94,30 @@ def test_icon_art_changes_only_faces_of_cards_with_no_ability():
             assert share > 0.005, truth.card_id
         else:
             assert share == 0, truth.card_id
+
+
+def test_a_reprinted_face_turns_its_hues_and_keeps_its_white():
+    """Another printing, or a camera whose colours differ (docs/vision.md, stop 36): the inks' hues turn, white stays
+    white (so the white balance cannot undo it), and nothing changes when nothing is asked."""
+    import cv2
+
+    from vision.synthetic import reprinted
+
+    face = np.zeros((4, 8, 3), np.uint8)
+    face[:, :4] = (255, 255, 255)
+    face[:, 4:] = (40, 40, 200)  # a red ink: hue 0
+    assert reprinted(face) is face
+    turned = reprinted(face, 20.0)
+    assert np.array_equal(turned[:, :4], face[:, :4])
+    hue = cv2.cvtColor(turned[:, 4:], cv2.COLOR_BGR2HSV)[..., 0]
+    assert np.all(np.abs(hue.astype(int) - 10) <= 1)  # OpenCV's hue is in half degrees
+    washed = cv2.cvtColor(reprinted(face, 0.0, 0.5)[:, 4:], cv2.COLOR_BGR2HSV)[..., 1]
+    assert np.all(np.abs(washed.astype(int) - cv2.cvtColor(face[:, 4:], cv2.COLOR_BGR2HSV)[..., 1] // 2) <= 2)
+
+
+def test_a_printing_changes_the_faces_not_the_scene():
+    plain = SceneGenerator(8, use_scans=False).random_scene()
+    other = SceneGenerator(8, use_scans=False, printing=(15.0, 1.0)).random_scene()
+    assert [(t.card_id, t.seat, t.slot) for t in plain.cards] == [(t.card_id, t.seat, t.slot) for t in other.cards]
+    assert all(np.allclose(a.corners, b.corners) for a, b in zip(plain.cards, other.cards))
+    assert not np.array_equal(plain.frame, other.frame)
