@@ -104,7 +104,7 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
 TEACHING_SEED = 900  # the scenes the taught cards are shown in: training cards, neither the bench's nor training's
 
 
-def teach_printing(per_legion: int, printing: tuple[float, float] | None, out) -> object:
+def teach_printing(per_legion: int, printing: tuple[float, float] | None, out):
     """Teach the recogniser `per_legion` training cards of each legion as `printing` shows them (the first cards
     seen whole in the scenes of TEACHING_SEED, cut at their true corners) and save it to `out`: how well teaching
     adapts to another printing's colours (docs/vision.md, stop 36). Returns the saved path."""

@@ -318,15 +318,8 @@ def with_taught_prototypes(model, examples, seed: int = 11, readings=None):
 def legions_misread(model, readings) -> int:
     """How many of the taught cards the model's legion head reads in another legion (their readings' mean
     probability of their own under a half). `readings` are `taught_readings(examples)`."""
-    from .model import HEADS
-
-    features, cards = readings
-    probabilities = model.probabilities(features)["legion"]
-    own = np.array([HEADS["legion"].index(card.legion) for card in cards])
-    by_card: dict[int, list[float]] = {}
-    for index, (card, row) in enumerate(zip(cards, probabilities)):
-        by_card.setdefault(index // TAUGHT_CROPS, []).append(float(row[own[index]]))
-    return sum(np.mean(values) < 0.5 for values in by_card.values())
+    weights, terms, targets, card_of_row = _colour_problem(model, readings)
+    return int(np.sum(_own_legion(weights, terms, targets, card_of_row, np.unique(card_of_row)) < 0.5))
 
 
 # How far the taught cards may move the legion head from the built-in one (a ridge towards it): smaller fits the

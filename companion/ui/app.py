@@ -63,7 +63,7 @@ class App:
         self.camera_message: str | None = None
         self.notice: str | None = None  # shown once, over whatever screen is up (a database moved aside)
         self.camera_worker = None  # the CameraWorker reading the camera, if any (teaching reloads its recogniser)
-        self.teaching = None  # the TeachWorker retraining the recogniser, if one was started
+        self.teaching = None  # the TeachWorker teaching the recogniser a card, if one was started
         self.teach_status: tuple[str, str | None] | None = None  # its last ("progress"|"done"|"failed", detail)
         self.latest_frame = None  # the last camera (or synthetic camera) picture posted, BGR: calibration shows it
         # The table calibration the camera reads with (vision.geometry.Calibration) and where it came from: "screen"

@@ -1,4 +1,5 @@
-"""Settings: language, Nightmarium edition, camera, table calibration (its own screen), GPIO buttons. Saved at once on every change."""
+"""Settings: language, Nightmarium edition, camera, table calibration (its own screen), GPIO buttons. Saved at once
+on every change."""
 from __future__ import annotations
 
 import pygame

@@ -115,13 +115,18 @@ def _camera_view():
     return app, session, scene
 
 
-def test_touching_an_unsure_card_asks_which_card_it_is_and_starts_teaching_it():
-    app, session, scene = _camera_view()
+def _touch_card_at(scene, x, y):
+    """Touch the camera view's 400x300 picture at picture point (x, y) (it is drawn fitted into 780x390)."""
     area = pygame.Rect(10, 10, 780, 390)
     scale = min(area.width / 400, area.height / 300)
-    centre = (area.centerx + (270 - 200) * scale, area.centery + (182 - 150) * scale)
+    centre = (area.centerx + (x - 200) * scale, area.centery + (y - 150) * scale)
     [target] = [button for button in scene.buttons if not button.visible and button.rect.collidepoint(centre)]
     target.on_press()
+
+
+def test_touching_an_unsure_card_asks_which_card_it_is_and_starts_teaching_it():
+    app, session, scene = _camera_view()
+    _touch_card_at(scene, 270, 182)
     picker = app.top
     assert isinstance(picker, CardPicker) and picker.purpose == "teach"
     assert picker.face().same_face(Card.face("brown", ("legs",), "herald"))  # starts from what was read
@@ -173,11 +178,7 @@ def test_a_card_read_surely_in_the_wrong_legion_can_be_touched_and_taught_too():
     screen = pygame.Surface((800, 480))
     scene.dirty = True
     assert app.render(screen, force=True)
-    area = pygame.Rect(10, 10, 780, 390)
-    scale = min(area.width / 400, area.height / 300)
-    centre = (area.centerx + (90 - 200) * scale, area.centery + (72 - 150) * scale)
-    [target] = [button for button in scene.buttons if not button.visible and button.rect.collidepoint(centre)]
-    target.on_press()
+    _touch_card_at(scene, 90, 72)
     picker = app.top
     assert isinstance(picker, CardPicker) and picker.purpose == "teach"
     picker.set(legion="brown")  # the user says which legion it is

@@ -119,5 +119,5 @@ def test_a_printing_changes_the_faces_not_the_scene():
     plain = SceneGenerator(8, use_scans=False).random_scene()
     other = SceneGenerator(8, use_scans=False, printing=(15.0, 1.0)).random_scene()
     assert [(t.card_id, t.seat, t.slot) for t in plain.cards] == [(t.card_id, t.seat, t.slot) for t in other.cards]
-    assert all(np.allclose(a.corners, b.corners) for a, b in zip(plain.cards, other.cards))
+    assert all(np.allclose(a.corners, b.corners) for a, b in zip(plain.cards, other.cards, strict=True))
     assert not np.array_equal(plain.frame, other.frame)

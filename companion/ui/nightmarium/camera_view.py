@@ -90,7 +90,9 @@ class CameraViewScene(SessionScene):
         self.draw_buttons(surface, layout)
 
     def taught_cards(self) -> int:
-        """How many cards the user has taught (kept beside the taught parameters); 0 where that cannot be read."""
+        """How many cards the user has taught (kept beside the taught parameters); 0 where that cannot be read.
+        Counted at each redraw (a folder listing; the view redraws at most once a second for the camera's picture),
+        so cards taught elsewhere (`companion vision teach`) show too."""
         if self.session.mode != "camera":
             return 0
         try:

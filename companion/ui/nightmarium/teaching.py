@@ -1,6 +1,6 @@
-"""Teaching the recogniser a card from the touchscreen: a card the camera view marks "?" is tapped, its printed facts
-are picked by hand, and the recogniser is retrained with it (and every card taught before) on a worker thread. That
-takes minutes on a Pi, so the thread tells the screen how far it has got."""
+"""Teaching the recogniser a card from the touchscreen: a card the camera view outlines is touched, its printed facts
+are picked by hand, and the recogniser learns it (and every card taught before) on a worker thread, which tells the
+screen how far it has got."""
 from __future__ import annotations
 
 import logging
@@ -10,9 +10,10 @@ log = logging.getLogger(__name__)
 
 
 class TeachWorker:
-    """Posts ("teach_status", (state, detail)) to the inbox: ("progress", text) while it works, then ("done", what became
-    of the cards' colours: vision.taught.colours_outcome) or ("failed", message). `on_taught(path)` runs on this thread once the taught parameters are saved (it asks the
-    camera worker to load them, which it does between two frames on its own thread: the screen never waits). `teach` is vision.taught.teach_examples unless given."""
+    """Posts ("teach_status", (state, detail)) to the inbox: ("progress", text) while it works, then ("done", what
+    became of the cards' colours: vision.taught.colours_outcome) or ("failed", message). `on_taught(path)` runs on
+    this thread once the taught parameters are saved (it asks the camera worker to load them, which it does between
+    two frames on its own thread: the screen never waits). `teach` is vision.taught.teach_examples unless given."""
 
     def __init__(self, inbox, frame, corners, facts, on_taught=None, teach=None, samples: int = 800):
         self.inbox = inbox
@@ -54,7 +55,7 @@ class TeachWorker:
 
 def start_teaching(app, frame, card, facts) -> TeachWorker | None:
     """Teach the card read at `card.corners` in `frame` as having `facts`; None while a teaching is still running
-    (one at a time: each retrains with every card taught so far)."""
+    (one at a time: each learns every card taught so far)."""
     if app.teaching is not None and app.teaching.running:
         return None
     worker = app.camera_worker
