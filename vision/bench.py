@@ -80,7 +80,7 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
     import cv2
 
     cv2.setNumThreads(1)  # the target is per frame on one core
-    cards = heldout_cards() if heldout else training_cards()
+    cards = bench_cards(heldout)
     generator = SceneGenerator(seed, card_ids=[c.id for c in cards], use_scans=scans_available(), printing=printing)
     recogniser = recogniser or Recogniser()
     tally = Tally()
@@ -101,6 +101,18 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
     return tally
 
 
+def bench_cards(heldout: bool):
+    """The held-out (or training) scanned cards; where the scans are not, the same split of the whole deck, drawn
+    as stand-ins (without it the bench had no card to lay)."""
+    from .cards import HOLDOUT_EVERY, all_cards
+
+    cards = heldout_cards() if heldout else training_cards()
+    if cards:
+        return cards
+    return tuple(card for index, card in enumerate(all_cards())
+                 if (index % HOLDOUT_EVERY == HOLDOUT_EVERY - 1) == heldout)
+
+
 TEACHING_SEED = 900  # the scenes the taught cards are shown in: training cards, neither the bench's nor training's
 
 
@@ -112,8 +124,8 @@ def teach_printing(per_legion: int, printing: tuple[float, float] | None, out):
     from .table_state import LEGIONS
     from .taught import teach_examples
 
-    generator = SceneGenerator(TEACHING_SEED, card_ids=[c.id for c in training_cards()], use_scans=scans_available(),
-                               printing=printing)
+    generator = SceneGenerator(TEACHING_SEED, card_ids=[c.id for c in bench_cards(heldout=False)],
+                               use_scans=scans_available(), printing=printing)
     examples, taken, count = [], set(), dict.fromkeys(LEGIONS, 0)
     while min(count.values()) < per_legion:
         scene = generator.random_scene(width_range=(140.0, 330.0))

@@ -209,3 +209,18 @@ def test_bench_with_another_printing_and_cards_taught_so(capsys):
     assert status == 0
     assert "colours turned 10 degrees, saturation x1, 4 training cards taught so" in out
     assert "legion accuracy" in out
+
+
+def test_bench_without_the_scans_lays_stand_ins_instead_of_failing(tmp_path, monkeypatch, capsys):
+    """Where ../shared/cards is not (a Pi, a fresh machine), the bench says so and reads stand-in cards: it used to
+    stop with a traceback, having no card to lay."""
+    monkeypatch.setenv("COMPANION_CARDS_DIR", str(tmp_path / "no-scans-here"))
+    from vision.cards import all_cards
+
+    all_cards.cache_clear()
+    try:
+        status = main(["vision", "bench", "--scenes", "1", "--repeats", "1"])
+    finally:
+        all_cards.cache_clear()
+    out = capsys.readouterr().out
+    assert status == 0 and "stand-in cards drawn by code" in out and "detection recall" in out
