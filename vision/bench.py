@@ -104,13 +104,9 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
 def bench_cards(heldout: bool):
     """The held-out (or training) scanned cards; where the scans are not, the same split of the whole deck, drawn
     as stand-ins (without it the bench had no card to lay)."""
-    from .cards import HOLDOUT_EVERY, all_cards
+    from .cards import all_cards, split_cards
 
-    cards = heldout_cards() if heldout else training_cards()
-    if cards:
-        return cards
-    return tuple(card for index, card in enumerate(all_cards())
-                 if (index % HOLDOUT_EVERY == HOLDOUT_EVERY - 1) == heldout)
+    return (heldout_cards() if heldout else training_cards()) or split_cards(all_cards(), heldout)
 
 
 TEACHING_SEED = 900  # the scenes the taught cards are shown in: training cards, neither the bench's nor training's

@@ -73,12 +73,17 @@ def scanned_cards() -> tuple[CardFacts, ...]:
     return tuple(sorted((c for c in all_cards() if c.scan), key=lambda c: c.scan))
 
 
+def split_cards(cards, heldout: bool) -> tuple[CardFacts, ...]:
+    """Every HOLDOUT_EVERY-th of the cards (held out of all tuning), or the others."""
+    return tuple(c for i, c in enumerate(cards) if (i % HOLDOUT_EVERY == HOLDOUT_EVERY - 1) == heldout)
+
+
 def training_cards() -> tuple[CardFacts, ...]:
-    return tuple(c for i, c in enumerate(scanned_cards()) if i % HOLDOUT_EVERY != HOLDOUT_EVERY - 1)
+    return split_cards(scanned_cards(), heldout=False)
 
 
 def heldout_cards() -> tuple[CardFacts, ...]:
-    return tuple(c for i, c in enumerate(scanned_cards()) if i % HOLDOUT_EVERY == HOLDOUT_EVERY - 1)
+    return split_cards(scanned_cards(), heldout=True)
 
 
 def load_scan(card: CardFacts):

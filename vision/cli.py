@@ -220,7 +220,7 @@ def _bench(args) -> int:
             except TeachError as error:
                 print(f"error: {error}", file=sys.stderr)
                 return 1
-            recogniser = Recogniser(params=taught, calibration=None)
+            recogniser = Recogniser(params=taught)
         label += f", {4 * args.teach_per_legion} training cards taught so"
     tally = bench.run(args.scenes, args.seed, args.repeats, recogniser=recogniser, printing=printing)
     print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths 140-330 px"
