@@ -79,7 +79,10 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
     (`vision.synthetic.reprinted`)."""
     import cv2
 
+    from .pipeline import one_blas_thread
+
     cv2.setNumThreads(1)  # the target is per frame on one core
+    one_blas_thread()
     cards = bench_cards(heldout)
     generator = SceneGenerator(seed, card_ids=[c.id for c in cards], use_scans=scans_available(), printing=printing)
     recogniser = recogniser or Recogniser()

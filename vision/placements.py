@@ -24,6 +24,16 @@ MOVED_CORNER = 0.08  # a corner this far (in short sides) from its parallelogram
 OVER_OUTLINE_SLACK = 1.1  # an outline's side may be this much longer than the card side laid along it
 OVER_OUTLINE_CORNERS = 2  # corners of such an outline that cards are laid from
 MAX_VARIANTS = 3  # completed outlines tried per doubtful outline
+_MAX_CORNER_COSINE = float(np.sin(np.radians(MAX_CORNER_SKEW)))
+
+
+def rolled(quad: np.ndarray, shift: int) -> np.ndarray:
+    """np.roll(quad, shift, axis=0) of four corners, by indexing: these run thousands of times a frame, where
+    np.roll's own overhead is most of the cost."""
+    return quad[_ROLLS[shift % 4]]
+
+
+_ROLLS = [np.array([(i - shift) % 4 for i in range(4)]) for shift in range(4)]
 
 
 class Corner(NamedTuple):
@@ -67,7 +77,7 @@ def split_hypotheses(quad: np.ndarray):
 
 def shortest_side(quad: np.ndarray) -> float:
     """The length of the quad's shortest side in pixels (for a card or column, about its depth or width)."""
-    return min(np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1))
+    return min(np.linalg.norm(quad - rolled(quad, -1), axis=1))
 
 
 def quad_area(quad: np.ndarray) -> float:
@@ -117,7 +127,7 @@ def column_cards(quad: np.ndarray, axis: str, count: int, flip: bool) -> list[np
     cards = []
     for rect in rects:
         points = cv2.perspectiveTransform(np.float32(rect).reshape(-1, 1, 2), matrix).reshape(4, 2)
-        cards.append(np.roll(points.astype(np.float64), -roll, axis=0))
+        cards.append(rolled(points.astype(np.float64), -roll))
     return cards
 
 
@@ -188,7 +198,7 @@ def anchored_cards(quad: np.ndarray, long_axis_only: bool = False) -> list[np.nd
         matrix = cv2.getPerspectiveTransform(canonical, np.float32(quad))
         for rect in rects:
             points = cv2.perspectiveTransform(np.float32(rect).reshape(-1, 1, 2), matrix).reshape(4, 2)
-            cards += [np.roll(points.astype(np.float64), -roll, axis=0) for roll in rolls]
+            cards += [rolled(points.astype(np.float64), -roll) for roll in rolls]
     return cards
 
 
@@ -217,7 +227,7 @@ def _cards_from_corner(corner: Corner, size: tuple[float, float], fits) -> list[
         if fits(length_u, length_v, a, b):
             points = np.array([corner.point, corner.point + a * u, corner.point + a * u + b * v,
                                corner.point + b * v])
-            cards += [np.roll(points, -roll, axis=0) for roll in rolls]
+            cards += [rolled(points, -roll) for roll in rolls]
     return cards
 
 
@@ -309,13 +319,13 @@ def side_sized_cards(corner: Corner, size: tuple[float, float] | None,
 def card_shaped(card: np.ndarray) -> bool:
     """Whether four corners can be one card seen by a camera tilted up to about 25 degrees: corners near right
     angles, opposite sides nearly equal, sides in about the card's proportions."""
-    sides = card - np.roll(card, 1, axis=0)  # side i ends at corner i
-    lengths = np.linalg.norm(sides, axis=1)
+    sides = card - rolled(card, 1)  # side i ends at corner i
+    lengths = np.sqrt((sides * sides).sum(axis=1))  # np.linalg.norm's own sum, without its checks
     if lengths.min() < 1e-6:
         return False
-    following = np.roll(sides, -1, axis=0)
-    cosines = -(sides * following).sum(axis=1) / (lengths * np.roll(lengths, -1))
-    if np.abs(cosines).max() > np.sin(np.radians(MAX_CORNER_SKEW)):
+    following = rolled(sides, -1)
+    cosines = -(sides * following).sum(axis=1) / (lengths * rolled(lengths, -1))
+    if np.abs(cosines).max() > _MAX_CORNER_COSINE:
         return False
     if max(lengths[0] / lengths[2], lengths[2] / lengths[0], lengths[1] / lengths[3], lengths[3] / lengths[1]) > \
             MAX_OPPOSITE_RATIO:
@@ -359,7 +369,7 @@ def turned_neighbours(card: np.ndarray, neighbour: np.ndarray, degrees) -> list[
     """The neighbour beside `card` in its column turned by each of `degrees` about the middle of its side nearest the
     card (the side they share): where the card was found a few degrees off, its neighbour's far end is off twice as
     much."""
-    middles = (neighbour + np.roll(neighbour, -1, axis=0)) / 2
+    middles = (neighbour + rolled(neighbour, -1)) / 2
     pivot = middles[np.argmin(np.linalg.norm(middles - card.mean(axis=0), axis=1))]
     turned = []
     for angle in np.radians(degrees):

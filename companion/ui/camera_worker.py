@@ -66,6 +66,9 @@ class CameraWorker:
         """The recogniser (`load_recogniser`) and stabiliser not given, both with the table calibration, and the
         still-frame test (imported here: OpenCV)."""
         if self.recogniser is None:
+            from vision.pipeline import one_blas_thread
+
+            one_blas_thread()
             self.recogniser = self.load_recogniser()
         if self.stabiliser is None:
             from vision.stabiliser import Stabiliser

@@ -1,0 +1,83 @@
+"""The speed-ups of stop 37 compute the same numbers as the numpy calls they replace, to the last bit: the pipeline's
+choices between near-equal places turn on the last bits, so a shortcut that rounded differently would change
+readings (docs/vision.md, "Stop 37")."""
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra.numpy import arrays
+
+from vision.detect import _card_sized, _large_outline_corners, _quad_from_contour, _snap_offsets
+from vision.features import ORIENTATION_BINS, _gradient_histograms, _standardised
+from vision.placements import rolled
+
+finite = st.floats(-2000, 2000, allow_nan=False, width=64)
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrays(np.float64, (4, 2), elements=finite), st.integers(-9, 9))
+def test_rolled_is_np_roll_of_four_corners(quad, shift):
+    assert np.array_equal(rolled(quad, shift), np.roll(quad, shift, axis=0))
+    lengths = quad[:, 0]
+    assert np.array_equal(rolled(lengths, shift), np.roll(lengths, shift))
+
+
+patches = st.sampled_from([(24, 24), (30, 28), (50, 32), (62, 58)]).flatmap(
+    lambda shape: arrays(np.float32, shape, elements=st.floats(0, 255, width=32)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(patches)
+def test_standardised_matches_numpys_mean_and_std_bit_for_bit(values):
+    normalised, mean, std = _standardised(values)
+    assert mean.dtype == std.dtype == np.float32
+    assert mean == values.mean() and std == values.std()
+    expected = (values - values.mean()) / (values.std() + 1e-3)
+    assert normalised.dtype == expected.dtype and np.array_equal(normalised, expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(patches)
+def test_gradient_histograms_are_those_of_the_plain_formula(values):
+    import cv2
+
+    gx = cv2.Sobel(values, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(values, cv2.CV_32F, 0, 1, ksize=3)
+    magnitude, angle = cv2.cartToPolar(gx, gy)
+    bins = (angle * (ORIENTATION_BINS / (2 * np.pi))).astype(np.int32) % ORIENTATION_BINS
+    height, width = values.shape
+    cells_x = width // 4
+    cell = ((np.arange(height)[:, None] // 4).clip(0, height // 4 - 1) * cells_x
+            + (np.arange(width)[None, :] // 4).clip(0, cells_x - 1))
+    hist = np.sqrt(np.bincount((cell * ORIENTATION_BINS + bins).ravel(), weights=magnitude.ravel(),
+                               minlength=(height // 4) * cells_x * ORIENTATION_BINS))
+    assert np.array_equal(_gradient_histograms(values), hist / (np.linalg.norm(hist) + 1e-6))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 300), st.integers(0, 300)), min_size=1, max_size=12))
+def test_contours_left_out_as_too_small_are_those_no_quad_or_corner_comes_from(points):
+    contour = np.array(points, np.int32).reshape(-1, 1, 2)
+    min_area, limits = 900.0, (900.0, 60000.0, 30.0)
+    if not _card_sized([contour], min_area):
+        assert _quad_from_contour(contour, limits, pieces=[], restored=[]) is None
+        assert _large_outline_corners(contour, limits) == []
+
+
+@pytest.mark.parametrize("reach", [2.5, np.float32(3.8), 30.0, np.float64(11.25)])
+def test_snap_offsets_are_numpys_linspace_of_the_reachs_own_type(reach):
+    offsets = _snap_offsets(reach)
+    expected = np.linspace(-reach, reach, int(2 * reach) + 1)
+    assert offsets.dtype == expected.dtype and np.array_equal(offsets, expected)
+
+
+def test_one_blas_thread_limits_numpys_blas_to_one_thread():
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from vision.pipeline import one_blas_thread
+
+    blas = [pool for pool in threadpool_info() if pool["user_api"] == "blas"]
+    if not blas:
+        pytest.skip("numpy here is built without a BLAS library threadpoolctl can see")
+    with threadpool_limits(limits=None):  # puts back whatever the suite had after the test
+        one_blas_thread()
+        assert all(pool["num_threads"] == 1 for pool in threadpool_info() if pool["user_api"] == "blas")
