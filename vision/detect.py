@@ -16,7 +16,7 @@ import numpy as np
 from .cards import CARD_ASPECT
 from .frames import border_values
 from .pattern import card_mask, find_pattern, without_pattern
-from .placements import Corner, inside_any, intersect, shortest_side
+from .placements import Corner, inside_any, intersect, rolled, shortest_side
 
 WORK_LONG_SIDE = 640  # detection runs on a copy about this wide
 MIN_CARD_FRACTION = 0.045
@@ -31,7 +31,6 @@ MAX_CORNER_COSINE = 0.5  # corners between 60 and 120 degrees count as right ang
 MAX_CORNERS = 16  # corners of non-quad outlines handed on per frame
 SNAP_SAMPLES = 14  # points per side at which refine_at_full_resolution looks for the strongest step
 _SNAP_AT = np.linspace(0.15, 0.85, SNAP_SAMPLES)  # where along each side, as a share of its length
-_NEXT_CORNER = np.array([1, 2, 3, 0])  # quad[_NEXT_CORNER][i] is the corner after corner i
 _SPARSE_SIDE_AT = np.array([0.25, 0.5, 0.75])[:, None]  # where _refine_quad samples a side with too few hull points
 _QUARTER_TURN = np.array([-1.0, 1.0])  # (y, x) times this is (-y, x); multiplying by one is exact
 # An outline broken at a corner is read from its hull as traced when opening it loses this much of its area, and
@@ -58,14 +57,14 @@ def _order_quad(quad: np.ndarray) -> np.ndarray:
     angles = np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0])
     quad = quad[np.argsort(angles)]
     start = int(np.argmin(quad.sum(axis=1)))
-    return np.concatenate((quad[start:], quad[:start]))  # np.roll, at a fraction of its overhead
+    return rolled(quad, -start)
 
 
 def _sides(quad: np.ndarray):
     """The quad's sides (side i runs from corner i to corner i + 1) as four arrays: starts, unit directions, unit
     normals and lengths; None if a side is degenerate. As arrays, not per side: this runs a few hundred times a
     frame, where numpy's per-call overhead is most of the cost."""
-    steps = quad[_NEXT_CORNER] - quad
+    steps = rolled(quad, -1) - quad
     lengths = np.sqrt((steps * steps).sum(axis=1))
     if lengths.min() < 1e-6:
         return None
@@ -113,7 +112,7 @@ def _refine_quad(hull: np.ndarray, quad: np.ndarray) -> np.ndarray:
 def _edge_support(edges: np.ndarray, quad: np.ndarray, samples_per_side: int = 24) -> float:
     """Fraction of points along the quad's sides (away from the rounded corners) that lie on an edge."""
     t = _support_sample_shares(samples_per_side)
-    points = (quad[:, None, :] + (quad[_NEXT_CORNER] - quad)[:, None, :] * t).reshape(-1, 2)
+    points = (quad[:, None, :] + (rolled(quad, -1) - quad)[:, None, :] * t).reshape(-1, 2)
     pixels = points.round().astype(int).clip(0, (edges.shape[1] - 1, edges.shape[0] - 1))
     return float(np.count_nonzero(edges[pixels[:, 1], pixels[:, 0]]) / len(points))
 
