@@ -262,9 +262,12 @@ def one_blas_thread() -> None:
     """Keep numpy's matrix products (the model's heads, the prototype tables) on the calling thread's core for the
     rest of the process. They are small, a few rows against a few thousand features, and a second BLAS thread costs
     more in hand-offs than it saves: with one, the bench's frames took 8% less time in the mean, and read the same.
-    On a Pi the other cores are the touchscreen's."""
-    from threadpoolctl import threadpool_limits
-
+    On a Pi the other cores are the touchscreen's. Without threadpoolctl (an install older than this) the products
+    keep numpy's threads: they read the same, so the camera is not lost over it."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:
+        return
     threadpool_limits(1, user_api="blas")
 
 

@@ -38,3 +38,13 @@ def test_a_damaged_taught_file_falls_back_to_the_built_in_recogniser(tmp_path, m
         recogniser = _worker().load_recogniser()
     assert recogniser.model is not None
     assert "taught recogniser cannot be used" in caplog.text
+
+
+def test_without_threadpoolctl_the_camera_still_gets_its_recogniser(tmp_path, monkeypatch):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "threadpoolctl", None)  # an install older than the dependency: import fails
+    monkeypatch.setenv("COMPANION_VISION_PARAMS", str(tmp_path / "never-taught.json"))
+    worker = _worker()
+    worker.build_pipeline()  # keeps numpy's own threads instead of one: it reads the same
+    assert worker.recogniser.model is not None and worker.stabiliser is not None
