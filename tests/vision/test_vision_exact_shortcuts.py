@@ -8,7 +8,7 @@ from hypothesis.extra.numpy import arrays
 
 from vision.detect import _card_sized, _large_outline_corners, _quad_from_contour, _snap_offsets
 from vision.features import ORIENTATION_BINS, _gradient_histograms, _standardised
-from vision.placements import rolled
+from vision.placements import card_size_near, in_frame, mean_sides, rolled
 
 finite = st.floats(-2000, 2000, allow_nan=False, width=64)
 
@@ -20,6 +20,22 @@ def test_rolled_is_np_roll_of_four_corners(quad, shift):
     lengths = quad[:, 0]
     assert np.array_equal(rolled(lengths, shift), np.roll(lengths, shift))
 
+
+
+@settings(max_examples=200, deadline=None)
+@given(arrays(np.float64, (4, 2), elements=st.floats(-50, 1700, width=64) | st.just(float("nan"))))
+def test_in_frame_is_the_numpy_test_of_every_corner(card):
+    height, width = 1232, 1640
+    expected = bool(np.all((card[:, 0] >= 0) & (card[:, 0] < width) & (card[:, 1] >= 0) & (card[:, 1] < height)))
+    assert in_frame(card, (height, width, 3)) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(arrays(np.float64, (4, 2), elements=st.floats(0, 1640, width=64)), min_size=1, max_size=8),
+       arrays(np.float64, 2, elements=st.floats(0, 1640, width=64)))
+def test_card_size_near_picks_the_card_numpys_mean_and_norm_pick(cards, point):
+    nearest = min(cards, key=lambda card: np.linalg.norm(card.mean(axis=0) - point))
+    assert card_size_near(point, cards) == mean_sides(nearest)
 
 patches = st.sampled_from([(24, 24), (30, 28), (50, 32), (62, 58)]).flatmap(
     lambda shape: arrays(np.float32, shape, elements=st.floats(0, 255, width=32)))
