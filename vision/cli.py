@@ -74,10 +74,9 @@ def register(subparsers) -> None:
 
 
 def _recogniser(args, calibration=None):
-    from .pipeline import Recogniser, one_blas_thread
+    from .pipeline import Recogniser
     from .taught import default_params
 
-    one_blas_thread()
     return Recogniser(params=args.params or default_params(), calibration=calibration)
 
 
@@ -85,7 +84,9 @@ def _scan(args) -> int:
     import cv2
 
     from .geometry import CalibrationError, Calibration
-    from .pipeline import ScanResult
+    from .pipeline import ScanResult, one_blas_thread
+
+    one_blas_thread()  # the bench sets its own (bench.run)
 
     calibration = None
     if args.calibration:

@@ -120,7 +120,7 @@ def _edge_support(edges: np.ndarray, quad: np.ndarray, samples_per_side: int = 2
 @functools.lru_cache(maxsize=4)
 def _support_sample_shares(samples_per_side: int) -> np.ndarray:
     """Where along each side `_edge_support` looks, as shares of its length (shaped to broadcast over the sides)."""
-    return np.linspace(0.12, 0.88, samples_per_side)[None, :, None]
+    return _read_only(np.linspace(0.12, 0.88, samples_per_side)[None, :, None])
 
 
 def _without_whiskers(contour, left: int, top: int, width: int, height: int) -> list:
@@ -397,7 +397,13 @@ def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) 
 def _snap_offsets(reach: float) -> np.ndarray:
     """The steps across a side at which `refine_at_full_resolution` samples, in pixels. Cached: within a frame,
     find_outlines snaps every quad with the same reach."""
-    return np.linspace(-reach, reach, int(2 * reach) + 1)
+    return _read_only(np.linspace(-reach, reach, int(2 * reach) + 1))
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """A cached array no caller can change for the others."""
+    array.flags.writeable = False
+    return array
 
 
 def _stretched(small: np.ndarray) -> np.ndarray:
@@ -554,14 +560,7 @@ def _card_sized(contours, min_area: float) -> list:
     """The contours whose bounding box holds at least `min_area`. Most edge contours are specks of texture or art,
     which `_quad_from_contour` and `_large_outline_corners` would each reject on the same box, at a few times the
     cost of this one check."""
-    import cv2
-
-    sized = []
-    for contour in contours:
-        _, _, width, height = cv2.boundingRect(contour)
-        if width * height >= min_area:
-            sized.append(contour)
-    return sized
+    return [contour for contour in contours if _box_area(contour) >= min_area]
 
 
 def _same_outline(quad: np.ndarray, other: np.ndarray) -> bool:

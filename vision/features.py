@@ -84,7 +84,9 @@ def _box_to_card(box: tuple, size: tuple) -> np.ndarray:
     thousands of times a frame)."""
     x0, y0, x1, y1 = box
     width, height = size
-    return np.array([[(x1 - x0) / width, 0, x0], [0, (y1 - y0) / height, y0], [0, 0, 1]], np.float64)
+    matrix = np.array([[(x1 - x0) / width, 0, x0], [0, (y1 - y0) / height, y0], [0, 0, 1]], np.float64)
+    matrix.flags.writeable = False  # cached: no caller may change it for the others
+    return matrix
 
 
 def _warp(frame: np.ndarray, to_image: np.ndarray, box, size) -> np.ndarray:
