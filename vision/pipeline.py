@@ -175,6 +175,16 @@ def _print_share(image: np.ndarray, places: list[np.ndarray], readings: list[dic
     return icon_print_share(image, places[i], readings[i].get(BADGE_OFFSET))
 
 
+def _likelier_way_up_first(card: np.ndarray, middle: np.ndarray) -> tuple[bool, bool]:
+    """The two ways a column's cards may lie (`column_cards`' flip), the likelier first for a column whose first card
+    lies at `card` unturned: players sit around the table, so a card's top (its head) points away from its owner,
+    towards the middle of the frame. Only the order of the readings depends on it, and a column whose first way up
+    reads unmistakably as cards is not read the other way (EARLY_ACCEPT)."""
+    up = card[0] + card[1] - card[2] - card[3]  # from its bottom side to its top side, twice
+    towards_middle = middle - card.mean(axis=0)
+    return (True, False) if up[0] * towards_middle[0] + up[1] * towards_middle[1] < 0 else (False, True)
+
+
 def _featureless(image: np.ndarray, corners: np.ndarray) -> bool:
     """Whether the quad is too even to hold a card's art (bare table), judged from a 12x8 sample of its inner part
     (a place guessed a little off may reach over the edge of the card beside it)."""
@@ -569,9 +579,11 @@ class Recogniser:
         """(score, card corners, per-card probabilities) for each way of splitting the quad into a column, most
         plausible first (at most `hypotheses` of them); stops early once one reads unmistakably as cards."""
         readings = []
+        middle = np.array([image.shape[1], image.shape[0]]) / 2
         for error, axis, count in split_hypotheses(quad)[:hypotheses]:
-            for flip in (False, True):
-                corners = column_cards(quad, axis, count, flip)
+            unturned = column_cards(quad, axis, count, False)
+            for flip in _likelier_way_up_first(unturned[0], middle):
+                corners = column_cards(quad, axis, count, True) if flip else unturned
                 per_card = self._read(image, corners)
                 score = float(np.mean([p["card"][0] for p in per_card])) - 0.5 * error
                 readings.append((score, corners, per_card))
