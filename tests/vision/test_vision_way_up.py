@@ -39,7 +39,7 @@ def test_every_card_of_a_generated_table_lies_the_predicted_way_up(seed):
 def test_reading_the_likelier_way_up_first_reads_less_and_the_same(recogniser, monkeypatch):
     ids = [c.id for c in all_cards()][:6]
     generator = SceneGenerator(4, card_ids=ids, use_scans=False)
-    # Columns at the three seats whose cards an unturned split reads upside down first.
+    # Columns at the seats other than the bottom one, whose cards an unturned split may read upside down first.
     scene = generator.render({1: [ids[:2]], 2: [ids[2:4]], 3: [[ids[4]], [ids[5]]]},
                              Conditions(card_width_px=200, table="wood", noise=2))
     fits = []
