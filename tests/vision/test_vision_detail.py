@@ -206,3 +206,24 @@ def test_the_stretch_percentile_from_a_histogram_is_numpys_to_the_last_bit(rows,
     low, high = sorted((low, high))
     values = np.random.default_rng(seed).integers(low, high + 1, (rows, columns, 3)).astype(np.uint8)[::2, ::3]
     assert _percentile_of_bytes(values, percent) == float(np.percentile(values, percent))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 400), st.integers(0, 2**32 - 1), st.sampled_from(["uniform", "few levels", "threshold inside"]),
+       st.floats(-0.1, 1.1))
+def test_whether_a_median_lies_below_a_threshold_is_numpys_answer(size, seed, kind, threshold):
+    """A plain table is told from a patterned one by whether the border's median detail energy lies below a
+    threshold, now from a count (for time, stop 39); it must be np.median's answer every time, even counts whose two
+    middle values straddle the threshold and values equal to it included."""
+    from vision.detect import _median_below
+
+    rng = np.random.default_rng(seed)
+    values = rng.uniform(0, 1, size).astype(np.float32)
+    if kind == "few levels":  # ties, and values equal to the threshold
+        values = rng.choice(np.float32([0.2, 0.5, 0.7]), size)
+        threshold = float(rng.choice([0.2, 0.5, 0.7, threshold]))
+    elif kind == "threshold inside":  # between the two middle values, or on one of them
+        ordered = np.sort(values)
+        middle = ordered[(size - 1) // 2:size // 2 + 1]
+        threshold = float(rng.uniform(middle[0], middle[-1])) if size % 2 == 0 else float(middle[0])
+    assert _median_below(values, threshold) == (float(np.median(values)) < threshold)
