@@ -32,6 +32,20 @@ def jitter(corners: np.ndarray, rng: np.random.Generator, amount: float) -> np.n
     return corners + rng.normal(0, amount * width, corners.shape) + rng.normal(0, amount * width, (1, 2))
 
 
+def _column_scene(generator: SceneGenerator, rng: np.random.Generator, card_ids: list[int],
+                  deck_share: float | None = None):
+    """A training scene: one column of 1-3 of the cards at a random seat, in random conditions with no hand, cards
+    120-330 px wide under a tilt of up to 28 degrees; with the deck beside it in `deck_share` of the scenes (no
+    share: never, and no draw for it)."""
+    conditions = Conditions.random(rng)
+    conditions.card_width_px = float(rng.uniform(120, 330))
+    conditions.tilt_deg = float(rng.uniform(0, 28))
+    conditions.hand = False
+    column = [int(rng.choice(card_ids)) for _ in range(int(rng.integers(1, 4)))]
+    layout = {int(rng.integers(0, 4)): [column]}
+    return generator.render(layout, conditions, deck=deck_share is not None and bool(rng.random() < deck_share))
+
+
 def wrong_splits(column_truths) -> list[np.ndarray]:
     from .detect import _order_quad
     from .placements import column_cards, split_hypotheses
@@ -115,12 +129,7 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
 
     made = 0
     while made < samples:
-        conditions = Conditions.random(rng)
-        conditions.card_width_px = float(rng.uniform(120, 330))
-        conditions.tilt_deg = float(rng.uniform(0, 28))
-        conditions.hand = False
-        column = [int(rng.choice(ids)) for _ in range(int(rng.integers(1, 4)))]
-        scene = generator.render({int(rng.integers(0, 4)): [column]}, conditions, deck=bool(rng.random() < 0.3))
+        scene = _column_scene(generator, rng, ids, deck_share=0.3)
         for truth in scene.cards:
             card = facts[truth.card_id]
             add_positive(scene.frame, jitter(truth.corners, rng, 0.012), card)
@@ -166,12 +175,7 @@ def other_camera_rows(cards: list[CardFacts], samples: int, seed: int, use_scans
     while len(labels) < samples:
         saturation = float(np.exp(rng.uniform(*np.log(OTHER_SATURATION))))
         generator.faces = FaceBook(use_scans, printing=(0.0, saturation))
-        conditions = Conditions.random(rng)
-        conditions.card_width_px = float(rng.uniform(120, 330))
-        conditions.tilt_deg = float(rng.uniform(0, 28))
-        conditions.hand = False
-        column = [int(rng.choice(list(legion_of))) for _ in range(int(rng.integers(1, 4)))]
-        scene = generator.render({int(rng.integers(0, 4)): [column]}, conditions)
+        scene = _column_scene(generator, rng, list(legion_of))
         for truth in scene.cards:
             features.append(card_features(scene.frame, jitter(truth.corners, rng, 0.012)))
             labels.append(legion_of[truth.card_id])
@@ -195,11 +199,12 @@ def train(samples: int, seed: int, extra=None, progress=None, only: tuple[str, .
     standin_count = max(60, samples // 4)
     standin_rows = collect(list(all_cards()), standin_count, seed + 1, use_scans=False,
                            progress=every_quarter(progress, "crops of the code-drawn stand-ins"))
-    other_cameras = [other_camera_rows(cards, int(OTHER_CAMERA_SHARE * count), card_seed, use_scans,
-                                       progress=every_quarter(progress, f"crops {what} through other cameras"))
-                     for cards, count, card_seed, use_scans, what in
-                     ((scanned, samples, seed, True, "of the scanned cards"),
-                      (list(all_cards()), standin_count, seed + 1, False, "of the stand-ins")) if cards]
+    other_cameras = [other_camera_rows(scanned, int(OTHER_CAMERA_SHARE * samples), seed, use_scans=True,
+                                       progress=every_quarter(progress, "the scanned cards through other cameras"))
+                     ] if scanned else []
+    other_cameras.append(other_camera_rows(list(all_cards()), int(OTHER_CAMERA_SHARE * standin_count), seed + 1,
+                                           use_scans=False,
+                                           progress=every_quarter(progress, "the stand-ins through other cameras")))
     if progress:
         progress("fitting the classifiers and the prototype table")
     if rows is None:
