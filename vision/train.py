@@ -199,12 +199,15 @@ def train(samples: int, seed: int, extra=None, progress=None, only: tuple[str, .
     standin_count = max(60, samples // 4)
     standin_rows = collect(list(all_cards()), standin_count, seed + 1, use_scans=False,
                            progress=every_quarter(progress, "crops of the code-drawn stand-ins"))
-    other_cameras = [other_camera_rows(scanned, int(OTHER_CAMERA_SHARE * samples), seed, use_scans=True,
-                                       progress=every_quarter(progress, "the scanned cards through other cameras"))
-                     ] if scanned else []
-    other_cameras.append(other_camera_rows(list(all_cards()), int(OTHER_CAMERA_SHARE * standin_count), seed + 1,
-                                           use_scans=False,
-                                           progress=every_quarter(progress, "the stand-ins through other cameras")))
+    other_cameras = []  # only the legion head learns from them: minutes of rendering, skipped where it is kept
+    if only is None or "legion" in only:
+        if scanned:
+            other_cameras.append(other_camera_rows(
+                scanned, int(OTHER_CAMERA_SHARE * samples), seed, use_scans=True,
+                progress=every_quarter(progress, "the scanned cards through other cameras")))
+        other_cameras.append(other_camera_rows(
+            list(all_cards()), int(OTHER_CAMERA_SHARE * standin_count), seed + 1, use_scans=False,
+            progress=every_quarter(progress, "the stand-ins through other cameras")))
     if progress:
         progress("fitting the classifiers and the prototype table")
     if rows is None:

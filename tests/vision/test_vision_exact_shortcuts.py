@@ -21,7 +21,6 @@ def test_rolled_is_np_roll_of_four_corners(quad, shift):
     assert np.array_equal(rolled(lengths, shift), np.roll(lengths, shift))
 
 
-
 @settings(max_examples=200, deadline=None)
 @given(arrays(np.float64, (4, 2), elements=st.floats(-50, 1700, width=64) | st.just(float("nan"))))
 def test_in_frame_is_the_numpy_test_of_every_corner(card):
@@ -36,6 +35,7 @@ def test_in_frame_is_the_numpy_test_of_every_corner(card):
 def test_card_size_near_picks_the_card_numpys_mean_and_norm_pick(cards, point):
     nearest = min(cards, key=lambda card: np.linalg.norm(card.mean(axis=0) - point))
     assert card_size_near(point, cards) == mean_sides(nearest)
+
 
 patches = st.sampled_from([(24, 24), (30, 28), (50, 32), (62, 58)]).flatmap(
     lambda shape: arrays(np.float32, shape, elements=st.floats(0, 255, width=32)))

@@ -44,8 +44,8 @@ def test_the_shipped_recogniser_reads_no_legion_wrong_surely_through_a_vivid_or_
         recogniser, needs_scans, saturation):
     """The first bench scenes (held-out cards) through such a camera. A legion head trained on the scans' own colours
     alone read cards there in the wrong legion surely: held-out card 53 (red) as green at 0.87 through the vivid
-    one, card 6 (blue) as brown at 0.98 through the washed-out one. Washed out, the legions come so near that some are still read wrong, but unsurely:
-    the stabiliser holds such cards back instead of reporting a wrong creature."""
+    one, card 6 (blue) as brown at 0.98 through the washed-out one. Washed out, the legions come so near that some
+    are still read wrong, but unsurely: the stabiliser holds such cards back instead of reporting a wrong creature."""
     from vision.bench import CONFIDENT, bench_cards, match
 
     generator = SceneGenerator(2024, card_ids=[c.id for c in bench_cards(heldout=True)], use_scans=True,
