@@ -269,6 +269,35 @@ def card_features(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | No
                            _white_print(frame, emblem_map, shrink, ICON_BOX, ICON_SIZE), [1.0]]).astype(np.float32)
 
 
+# The badge's outline (coffin, spiky fur, insect, wavy blob) tells the legion whatever colours the camera gives it:
+# its saturation and brightness patterns, and the emblem's grey gradients over the badge (the rows of EMBLEM_HOG down
+# to the badge's bottom edge), for `vision.model.CardModel`'s badge shape head.
+BADGE_SHAPE_SIZE = (48, 52)  # about one pixel per frame pixel for the widest cards (330 px)
+_BADGE_ROWS = round((BADGE_BOX[3] - EMBLEM_BOX[1]) / (EMBLEM_BOX[3] - EMBLEM_BOX[1]) * EMBLEM_SIZE[1] / CELL)
+_BADGE_EMBLEM_LENGTH = _BADGE_ROWS * (EMBLEM_SIZE[0] // CELL) * ORIENTATION_BINS
+BADGE_SHAPE_LENGTH = 2 * (BADGE_SHAPE_SIZE[0] // CELL) * (BADGE_SHAPE_SIZE[1] // CELL) * ORIENTATION_BINS + \
+    _BADGE_EMBLEM_LENGTH + 1
+
+
+def badge_shape(frame: np.ndarray, corners: np.ndarray, features: np.ndarray, badge: np.ndarray | None = None
+                ) -> np.ndarray:
+    """What the badge shape head reads of the card at `corners` (TL, TR, BR, BL): gradient histograms of the badge's
+    saturation and brightness (which turning the hues leaves as they are) and the emblem's grey gradients over the
+    badge from `features` (its card_features row), as one unit vector, and a constant. `badge` is the badge's offset,
+    if `badge_fit` has found it already."""
+    import cv2
+
+    to_image = _card_to_image(np.asarray(corners, np.float64))
+    if badge is None:
+        badge = badge_offset(frame, to_image)
+    patch = _warp(frame, _shifted(to_image, badge), BADGE_BOX, BADGE_SHAPE_SIZE)
+    hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
+    emblem_rows = np.asarray(features, np.float32)[EMBLEM_HOG.start:EMBLEM_HOG.start + _BADGE_EMBLEM_LENGTH]
+    shape = np.concatenate([_gradient_histograms(_standardised(hsv[..., 1].astype(np.float32))[0]),
+                            _gradient_histograms(_standardised(hsv[..., 2].astype(np.float32))[0]), emblem_rows])
+    return np.append(shape / (math.sqrt(float(shape.dot(shape))) + 1e-9), 1.0).astype(np.float32)
+
+
 def _part_masks() -> dict[str, np.ndarray]:
     x0, y0, x1, y1 = BADGE_BOX
     sx = HIGHLIGHT_SIZE[0] / (x1 - x0)

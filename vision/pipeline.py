@@ -42,7 +42,10 @@ SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may mov
 EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
 FEATURES = "features"  # key of a card's feature vector beside its probabilities
 BADGE_OFFSET = "badge offset"  # key, beside them, of where its badge was found (`vision.features.badge_fit`)
+BADGE_MATCH = "badge match"  # key, beside them, of how well the badge figure matched there
 ICON_UNSEEN = "icon unseen"  # key, beside them, set when the icon's place lay outside the outline the card was found by
+LEGION_BY_COLOUR = "legion by colour"  # key, beside them, of the colour head's legion probabilities once "legion" is
+# the badge shape's and the colours' together (`Recogniser._with_badge_shape`)
 # A card read less surely than this (the stabiliser's bar) is read again laid on each of its sides; a reading there
 # that is a card at least AGAIN_CARD and AGAIN_GAIN surer gives it its facts.
 AGAIN_BELOW = 0.6
@@ -85,6 +88,10 @@ BADGE_GATE = 0.3
 # much better: on three training seeds, 1 in 3,750 places matching between the two gates read as such a card, and
 # skipping them changed no reading on the training scenes while computing 13% fewer features.
 LONE_GATE_RISE = 0.15
+# The badge shape head (`vision.model.SHAPE_COLOUR_WEIGHT`) has its say only where the badge figure matched at least
+# this well: on the held-out bench (stop 40) a hand over a red card's badge matched at 0.41 and read as a blue badge
+# at 0.93, while the cards of a camera with turned hues whose shape and colour disagree all matched at 0.57 or more.
+SHAPE_MIN_MATCH = 0.5
 MAX_CARD_FRACTION = 0.3  # the widest card, as a share of the frame's long side (the narrowest is the detector's)
 # An outline that reads as nothing has a corner put back only if it holds this many of the nearby cards (areas):
 # less is a fragment of art or table, more is no column.
@@ -354,7 +361,7 @@ class Recogniser:
                 points, card_probabilities = self._refitted(image, full_gray(), points, card_probabilities)
             if _roughness(image, points) > MAX_ROUGHNESS:
                 return False
-            card = self._card(points, card_probabilities, factor)
+            card = self._card(image, points, card_probabilities, factor)
             if card is None:
                 return False
             taken.append(points)
@@ -611,7 +618,7 @@ class Recogniser:
             if not passed:
                 probabilities["card"][i] = (0.0, 1.0)
         return [{head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]}
-                | ({BADGE_OFFSET: fits[i][1]} if passes[i] else {}) for i in range(len(cards))]
+                | ({BADGE_OFFSET: fits[i][1], BADGE_MATCH: fits[i][0]} if passes[i] else {}) for i in range(len(cards))]
 
     @functools.cached_property
     def _unread(self) -> dict[str, np.ndarray]:
@@ -677,7 +684,7 @@ class Recogniser:
             places = [place for place in places if not inside_any(place.mean(axis=0), others)]
             if not places:
                 continue
-            candidates = [(self._card(place, probabilities, factor), probabilities, place)
+            candidates = [(self._card(image, place, probabilities, factor), probabilities, place)
                           for place, probabilities in zip(places, self._read(image, places))
                           if probabilities["card"][0] >= AGAIN_CARD]
             if not candidates:
@@ -709,7 +716,7 @@ class Recogniser:
         again = self._read(image, [place])[0]
         if again["card"][0] < max(AGAIN_CARD, probabilities["card"][0]):
             return None
-        card = self._card(place, again, factor)
+        card = self._card(image, place, again, factor)
         return None if card is None else (place, card, again)
 
     def _lone_cards(self, image: np.ndarray, candidates: list[np.ndarray], taken: list[np.ndarray],
@@ -789,6 +796,21 @@ class Recogniser:
         card having been found by its badge. Otherwise the card as it was."""
         return self._surest_instead(image, _laid_on_sides(gray, points), points, probabilities)
 
+    def _with_badge_shape(self, image: np.ndarray, points: np.ndarray, probabilities: dict) -> None:
+        """Reads the legion of the card at `points` from its badge's shape as well as its colours, where the model
+        can: the probabilities' "legion" becomes the two together, and the colours' alone are kept beside them under
+        LEGION_BY_COLOUR. Only for cards about to be taken (a few a frame), not for every place read: it changes no
+        choice between places, which the card head makes. A badge that matches the printed figure less than
+        SHAPE_MIN_MATCH may be partly under a hand, whose edge can make any shape: there the colours alone decide."""
+        from .features import badge_shape
+
+        if self.model.badge_shape is None or LEGION_BY_COLOUR in probabilities or \
+                not probabilities.get(BADGE_MATCH, 0.0) >= SHAPE_MIN_MATCH:
+            return
+        shape = badge_shape(image, points, probabilities[FEATURES], probabilities[BADGE_OFFSET])
+        probabilities[LEGION_BY_COLOUR] = probabilities["legion"]
+        probabilities["legion"] = self.model.legion_probabilities(probabilities["legion"], shape)
+
     def _snap_card(self, image: np.ndarray, full_gray, points: np.ndarray, probabilities: dict):
         """A doubtful card (reading below SNAP_CARD_BELOW as a card), its sides moved onto the nearest strong edges
         (a column's outline can be a little off at one end, and a few pixels of corner error cost parts and
@@ -806,12 +828,13 @@ class Recogniser:
             return snapped, snapped_probabilities
         return points, probabilities
 
-    def _card(self, points: np.ndarray, probabilities: dict, factor: float) -> SeenCard | None:
+    def _card(self, image: np.ndarray, points: np.ndarray, probabilities: dict, factor: float) -> SeenCard | None:
         from .model import HEADS, best_parts
 
         validity = float(probabilities["card"][0])
         if validity < KEEP_CARD:
             return None
+        self._with_badge_shape(image, points, probabilities)
         picks = {head: int(np.argmax(probabilities[head])) for head in ("legion", "ability")}
         parts, parts_probability = best_parts(
             {part: float(probabilities[part][0]) for part in ("legs", "torso", "head")})

@@ -146,6 +146,12 @@ def teach_examples(examples, out: str | Path | None = None, samples: int = 800, 
         if progress:
             progress("the cards' colours already read as their legions: colours kept")
         model.about["colours"] = "kept"
+    if model.badge_shape is not None and badge_shapes_misread(model, examples):
+        # A printing whose badges are drawn otherwise: their shape would outweigh the colours just taught.
+        if progress:
+            progress("the badges' shapes are unlike the built-in ones: legions are read by colour alone")
+        model.badge_shape = None
+        model.about["badge_shapes"] = "unlike"
     model.about["badge_gate"] = taught_badge_gate(examples)
     model.about["taught_cards"] = len(examples)
     path = Path(out) if out else taught_path()
@@ -312,7 +318,27 @@ def with_taught_prototypes(model, examples, seed: int = 11, readings=None):
         head.labels = np.concatenate([head.labels, centre_labels]).astype(np.int16)
     about = dict(model.about, taught_prototypes=int(sum(len(h.labels) for h in exemplars.heads.values())
                                                     - sum(len(h.labels) for h in model.exemplars.heads.values())))
-    return CardModel(dict(model.weights), about, exemplars)
+    return CardModel(dict(model.weights), about, exemplars, model.badge_shape)
+
+
+def badge_shapes_misread(model, examples, seed: int = 11) -> int:
+    """How many of the taught (picture, corners, CardFacts) the model's badge shape head alone reads in another
+    legion (the mean probability of their own over TAUGHT_CROPS jittered readings under a half)."""
+    from .features import badge_fit, badge_shape, card_features
+    from .model import HEADS, softmax
+    from .train import jitter
+
+    rng = np.random.default_rng(seed)
+    misread = 0
+    for frame, corners, card in examples:
+        own = []
+        for _ in range(TAUGHT_CROPS):
+            place = jitter(np.asarray(corners, np.float64), rng, 0.012)
+            offset = badge_fit(frame, place)[1]
+            shape = badge_shape(frame, place, card_features(frame, place, offset), offset)
+            own.append(float(softmax(shape @ model.badge_shape)[HEADS["legion"].index(card.legion)]))
+        misread += float(np.mean(own)) < 0.5
+    return misread
 
 
 def legions_misread(model, readings) -> int:
@@ -388,4 +414,4 @@ def with_taught_colours(model, examples, seed: int = 11, readings=None, stiffnes
     weights, terms, targets, _ = _colour_problem(model, readings)
     moved = _moved_legion_weights(weights, terms, targets, stiffness)
     about = dict(model.about, taught_colours=len(examples))
-    return CardModel(dict(model.weights, legion=moved.astype(np.float32)), about, model.exemplars)
+    return CardModel(dict(model.weights, legion=moved.astype(np.float32)), about, model.exemplars, model.badge_shape)

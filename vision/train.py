@@ -3,6 +3,8 @@ code-drawn stand-in faces, by rendering them into small synthetic scenes.
 
     python -m vision.train [--samples 5000] [--seed 9] [--out vision/params/model.json] [--only HEAD ...]
 
+The heads are those of vision.model.HEADS and the badge shape head (BADGE_SHAPE_HEAD).
+
 Only numeric weights are written; no image data.
 """
 from __future__ import annotations
@@ -14,7 +16,7 @@ import sys
 import numpy as np
 
 from .cards import CardFacts, all_cards, training_cards
-from .features import card_features
+from .features import badge_fit, badge_shape, card_features
 from .model import DEFAULT_MODEL, HEADS, CardModel, fit_ridge, legion_terms
 from .synthetic import Conditions, FaceBook, SceneGenerator
 
@@ -24,7 +26,9 @@ PATCH_SIZE = (640, 520)
 # saturated put 7% of the held-out cards in the wrong legion, surely (stop 39).
 OTHER_SATURATION = (0.6, 1.5)
 OTHER_CAMERA_SHARE = 0.5
-REGULARISER = {"legion": 0.03, "legs": 1.0, "torso": 1.0, "head": 1.0, "ability": 1.0, "card": 1.0}
+BADGE_SHAPE_HEAD = "badge shape"
+REGULARISER = {"legion": 0.03, "legs": 1.0, "torso": 1.0, "head": 1.0, "ability": 1.0, "card": 1.0,
+               BADGE_SHAPE_HEAD: 1.0}
 
 
 def jitter(corners: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
@@ -101,24 +105,31 @@ def every_quarter(progress, what: str):
 
 
 def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, extra=None, shown: list | None = None,
-            progress=None, icon_art: float = 0.0):
+            progress=None, icon_art: float = 0.0, shapes: bool = False):
     """Feature rows and labels for every head; `extra` adds (frame, corners, card) examples (from teach). `shown`,
     if given, gets the card id of each legion row, in order (for vision.crossval); `progress(done, samples)` is
     called after each rendered scene. `icon_art` is the share of the faces of cards with no ability drawn with other
     art where an icon would be (vision.synthetic.with_other_art; `vision.crossval --more-icon-art`, stop 31's trial,
-    not used in training: see docs/vision.md)."""
+    not used in training: see docs/vision.md). With `shapes`, the rows also hold the badge shape head's
+    (BADGE_SHAPE_HEAD: `badge_shape` rows and the legions of the same cards); they draw nothing at random, so the
+    other heads' rows are the same either way."""
     rng = np.random.default_rng(seed)
     generator = SceneGenerator(seed, size=PATCH_SIZE, card_ids=[c.id for c in cards], use_scans=use_scans,
                                icon_art=icon_art)
-    rows = {head: ([], []) for head in HEADS}
+    rows = {head: ([], []) for head in [*HEADS, BADGE_SHAPE_HEAD]}
     ids = [c.id for c in cards]
     facts = {c.id: c for c in cards}
 
     def add_positive(frame, corners, card):
-        features = card_features(frame, corners)
+        # The badge found once for both: card_features would find it just so.
+        offset = badge_fit(frame, corners)[1]
+        features = card_features(frame, corners, offset)
         if shown is not None:
             shown.append(card.id)
         rows["legion"][0].append(features); rows["legion"][1].append(HEADS["legion"].index(card.legion))
+        if shapes:
+            rows[BADGE_SHAPE_HEAD][0].append(badge_shape(frame, corners, features, offset))
+            rows[BADGE_SHAPE_HEAD][1].append(HEADS["legion"].index(card.legion))
         for part in ("legs", "torso", "head"):
             rows[part][0].append(features); rows[part][1].append(0 if part in card.parts else 1)
         rows["ability"][0].append(features); rows["ability"][1].append(HEADS["ability"].index(card.ability))
@@ -164,24 +175,27 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
 
 
 def other_camera_rows(cards: list[CardFacts], samples: int, seed: int, use_scans: bool,
-                      progress=None) -> tuple[np.ndarray, np.ndarray]:
-    """Feature rows and legion labels of cards as a camera with another saturation setting shows them: each
-    scene's faces with their saturation scaled by a factor within OTHER_SATURATION (`vision.synthetic.reprinted`).
-    `progress(done, samples)` is called after each rendered scene."""
+                      progress=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Feature rows, legion labels and badge shape rows (`badge_shape`) of cards as a camera with another saturation
+    setting shows them: each scene's faces with their saturation scaled by a factor within OTHER_SATURATION
+    (`vision.synthetic.reprinted`). `progress(done, samples)` is called after each rendered scene."""
     rng = np.random.default_rng([seed, 2])
     generator = SceneGenerator(seed, size=PATCH_SIZE, card_ids=[c.id for c in cards], use_scans=use_scans)
     legion_of = {c.id: HEADS["legion"].index(c.legion) for c in cards}
-    features, labels = [], []
+    features, labels, shapes = [], [], []
     while len(labels) < samples:
         saturation = float(np.exp(rng.uniform(*np.log(OTHER_SATURATION))))
         generator.faces = FaceBook(use_scans, printing=(0.0, saturation))
         scene = _column_scene(generator, rng, list(legion_of))
         for truth in scene.cards:
-            features.append(card_features(scene.frame, jitter(truth.corners, rng, 0.012)))
+            corners = jitter(truth.corners, rng, 0.012)
+            offset = badge_fit(scene.frame, corners)[1]
+            features.append(card_features(scene.frame, corners, offset))
+            shapes.append(badge_shape(scene.frame, corners, features[-1], offset))
             labels.append(legion_of[truth.card_id])
         if progress:
             progress(len(labels), samples)
-    return np.array(features, np.float32), np.array(labels)
+    return np.array(features, np.float32), np.array(labels), np.array(shapes, np.float32)
 
 
 def fit(rows, heads=HEADS) -> dict[str, np.ndarray]:
@@ -190,17 +204,25 @@ def fit(rows, heads=HEADS) -> dict[str, np.ndarray]:
             for head in heads}
 
 
+def fit_badge_shape(rows) -> np.ndarray:
+    """The badge shape head's weights from its (badge_shape rows, legions); every legion weighs the same."""
+    shapes, legions = rows
+    return fit_ridge(shapes, legions, len(HEADS["legion"]), REGULARISER[BADGE_SHAPE_HEAD], balanced=True)
+
+
 def train(samples: int, seed: int, extra=None, progress=None, only: tuple[str, ...] | None = None) -> CardModel:
     """`progress`, if given, is told in words how far the rendering has got (it takes minutes). `only`: learn just
     those heads, and keep the other heads and the prototype table of the model at DEFAULT_MODEL."""
     scanned = list(training_cards())
-    rows = collect(scanned, samples, seed, use_scans=True, extra=extra,
+    shapes = only is None or BADGE_SHAPE_HEAD in only
+    rows = collect(scanned, samples, seed, use_scans=True, extra=extra, shapes=shapes,
                    progress=every_quarter(progress, "crops of the scanned cards")) if scanned else None
     standin_count = max(60, samples // 4)
-    standin_rows = collect(list(all_cards()), standin_count, seed + 1, use_scans=False,
+    standin_rows = collect(list(all_cards()), standin_count, seed + 1, use_scans=False, shapes=shapes,
                            progress=every_quarter(progress, "crops of the code-drawn stand-ins"))
-    other_cameras = []  # only the legion head learns from them: minutes of rendering, skipped where it is kept
-    if only is None or "legion" in only:
+    # Only the legion heads learn from them: minutes of rendering, skipped where they are kept.
+    other_cameras = []
+    if only is None or "legion" in only or shapes:
         if scanned:
             other_cameras.append(other_camera_rows(
                 scanned, int(OTHER_CAMERA_SHARE * samples), seed, use_scans=True,
@@ -215,19 +237,32 @@ def train(samples: int, seed: int, extra=None, progress=None, only: tuple[str, .
     else:
         all_rows = {head: (np.concatenate([rows[head][0], standin_rows[head][0]]),
                            np.concatenate([rows[head][1], standin_rows[head][1]])) for head in HEADS}
-    all_rows["legion"] = (np.concatenate([all_rows["legion"][0]] + [x for x, _ in other_cameras]),
-                          np.concatenate([all_rows["legion"][1]] + [y for _, y in other_cameras]))
+    all_rows["legion"] = (np.concatenate([all_rows["legion"][0]] + [x for x, _, _ in other_cameras]),
+                          np.concatenate([all_rows["legion"][1]] + [y for _, y, _ in other_cameras]))
+    shape_rows = None
+    if shapes:
+        # The stand-ins' badges too, drawn by code in each legion's outline: without them the head read a fifth of
+        # the stand-ins' legions wrong (the simulated camera's cards, where the scans are not).
+        positives = [standin_rows] if rows is None else [rows, standin_rows]
+        shape_rows = (np.concatenate([each[BADGE_SHAPE_HEAD][0] for each in positives]
+                                     + [shape for _, _, shape in other_cameras]),
+                      np.concatenate([each[BADGE_SHAPE_HEAD][1] for each in positives]
+                                     + [legion for _, legion, _ in other_cameras]))
     if only:
         model = CardModel.load()
-        model.weights.update(fit(all_rows, only))
-        model.about = model.about | {"relearned": sorted(only), "relearned_with": {"samples": samples, "seed": seed}}
+        model.weights.update(fit(all_rows, [head for head in only if head in HEADS]))
+        if shape_rows is not None:
+            model.badge_shape = fit_badge_shape(shape_rows)
+        # Every head relearned since the whole model was trained, with what.
+        relearned = sorted(set(model.about.get("relearned", [])) | set(only))
+        model.about = model.about | {"relearned": relearned, "relearned_with": {"samples": samples, "seed": seed}}
         return model
     about = {"trained_on": [c.scan for c in scanned], "samples": samples, "seed": seed,
              "note": "ridge-regression weights over vision.features.card_features; scans every 5th held out"}
     # The nearest-neighbour table is built from the scans alone when there are any: code-drawn stand-ins would
     # only be near neighbours of each other.
     positives = rows if scanned else standin_rows
-    return CardModel(fit(all_rows), about, exemplar_table(positives, seed))
+    return CardModel(fit(all_rows), about, exemplar_table(positives, seed), fit_badge_shape(shape_rows))
 
 
 def exemplar_table(rows, seed: int):
@@ -247,7 +282,7 @@ def main(argv=None) -> int:
     parser.add_argument("--samples", type=int, default=5000, help="positive training crops from scans")
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--out", default=str(DEFAULT_MODEL))
-    parser.add_argument("--only", nargs="+", choices=list(HEADS), metavar="HEAD",
+    parser.add_argument("--only", nargs="+", choices=list(HEADS) + [BADGE_SHAPE_HEAD], metavar="HEAD",
                         help="learn only these heads (of: %(choices)s); keep the rest of the current model")
     args = parser.parse_args(argv)
     model = train(args.samples, args.seed, progress=functools.partial(print, flush=True),

@@ -15,7 +15,8 @@ STRIPE_SATURATION = COLOUR.start + 1 * COLOUR_STATISTICS + 6  # the right edge's
 
 def _rows(monkeypatch, saturation):
     monkeypatch.setattr(vision.train, "OTHER_SATURATION", (saturation, saturation))
-    return vision.train.other_camera_rows(list(all_cards())[:8], 6, seed=5, use_scans=False)
+    features, legions, _ = vision.train.other_camera_rows(list(all_cards())[:8], 6, seed=5, use_scans=False)
+    return features, legions
 
 
 def test_other_cameras_show_the_same_cards_more_or_less_saturated(monkeypatch):
@@ -31,12 +32,13 @@ def test_relearning_the_legion_head_keeps_the_other_heads_and_the_prototypes(mon
     monkeypatch.setattr(vision.train, "training_cards", lambda: [])  # the stand-ins alone: seconds, scans or not
     relearned = vision.train.train(4, seed=3, only=("legion",))
     shipped = CardModel.load()
-    assert relearned.about["relearned"] == ["legion"]
+    assert "legion" in relearned.about["relearned"]
     assert relearned.about["samples"] == shipped.about["samples"]  # what the other heads learned from
     for head, weights in shipped.weights.items():
         assert np.array_equal(weights, relearned.weights[head]) is (head != "legion"), head
     for name, table in shipped.exemplars.heads.items():
         assert np.array_equal(table.exemplars, relearned.exemplars.heads[name].exemplars)
+    assert np.array_equal(shipped.badge_shape, relearned.badge_shape)
 
 
 @pytest.mark.parametrize("saturation", [1.4, 0.6])

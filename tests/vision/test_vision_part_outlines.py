@@ -103,7 +103,7 @@ def test_no_icon_read_where_the_outline_was_not_seen_is_not_trusted(recogniser, 
     scene = lone_card_scene(card_id)
     corners = scene.cards[0].corners
     [probabilities] = recogniser._read(scene.frame, [corners])
-    seen = recogniser._card(corners, probabilities, 1.0)
+    seen = recogniser._card(scene.frame, corners, probabilities, 1.0)
     [read] = recogniser._by_exemplars([seen], [probabilities])
     assert read.ability is None and read.confidence >= CONFIDENT
     [doubted] = recogniser._by_exemplars([seen], [probabilities | {ICON_UNSEEN: True}])
@@ -118,7 +118,7 @@ def test_an_icon_read_where_the_outline_was_not_seen_keeps_its_confidence(recogn
     scene = lone_card_scene(9)
     corners = scene.cards[0].corners
     [probabilities] = recogniser._read(scene.frame, [corners])
-    seen = recogniser._card(corners, probabilities, 1.0)
+    seen = recogniser._card(scene.frame, corners, probabilities, 1.0)
     [read] = recogniser._by_exemplars([seen], [probabilities | {ICON_UNSEEN: True}])
     assert read.ability == card.ability and read.confidence >= CONFIDENT
 
