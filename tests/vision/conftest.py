@@ -68,3 +68,24 @@ def turned_card():
         return np.array([top_left, top_left + across, top_left + across + down, top_left + down])
 
     return make
+
+
+@pytest.fixture
+def legions_through_camera(recogniser, needs_scans):
+    """A reader of the first 5 bench scenes (held-out cards) through a camera whose colours differ: (hue degrees,
+    saturation scale) -> [(card id, legion read, true legion, confidence)] of the visible cards found."""
+    from vision.bench import bench_cards, match
+    from vision.synthetic import SceneGenerator
+
+    def read(hue: float, saturation: float) -> list:
+        generator = SceneGenerator(2024, card_ids=[c.id for c in bench_cards(heldout=True)], use_scans=True,
+                                   printing=(hue, saturation))
+        readings = []
+        for _ in range(5):
+            scene = generator.random_scene()
+            pairs = match(recogniser.scan(scene.frame).cards, scene.cards)
+            readings += [(truth.card_id, card.legion, truth.legion, round(card.confidence, 2)) for card, truth in pairs
+                         if truth is not None and not truth.occluded]
+        return readings
+
+    return read
