@@ -146,7 +146,7 @@ def teach_examples(examples, out: str | Path | None = None, samples: int = 800, 
         if progress:
             progress("the cards' colours already read as their legions: colours kept")
         model.about["colours"] = "kept"
-    if model.badge_shape is not None and badge_shapes_misread(model, examples):
+    if model.badge_shape is not None and badge_shapes_misread(model, examples, readings):
         # A printing whose badges are drawn otherwise: their shape would outweigh the colours just taught.
         if progress:
             progress("the badges' shapes are unlike the built-in ones: legions are read by colour alone")
@@ -278,18 +278,26 @@ def card_with_facts(legion: str, parts, ability: str | None):
 TAUGHT_CROPS = 24  # jittered readings of each taught card whose means become its prototypes (at least 8 each)
 
 
+def _jittered_places(examples, seed: int):
+    """(picture, corners, CardFacts) of TAUGHT_CROPS jittered readings of each taught card, as training reads rendered
+    crops; the same for the same seed."""
+    from .train import jitter
+
+    rng = np.random.default_rng(seed)
+    for frame, corners, card in examples:
+        for _ in range(TAUGHT_CROPS):
+            yield frame, jitter(np.asarray(corners, np.float64), rng, 0.012), card
+
+
 def taught_readings(examples, seed: int = 11):
     """Feature vectors of TAUGHT_CROPS jittered readings of each taught (picture, corners, CardFacts), and each
     reading's card facts, as training reads rendered crops."""
     from .features import card_features
-    from .train import jitter
 
-    rng = np.random.default_rng(seed)
     features, cards = [], []
-    for frame, corners, card in examples:
-        for _ in range(TAUGHT_CROPS):
-            features.append(card_features(frame, jitter(np.asarray(corners, np.float64), rng, 0.012)))
-            cards.append(card)
+    for frame, place, card in _jittered_places(examples, seed):
+        features.append(card_features(frame, place))
+        cards.append(card)
     return np.array(features, np.float32), cards
 
 
@@ -321,24 +329,17 @@ def with_taught_prototypes(model, examples, seed: int = 11, readings=None):
     return CardModel(dict(model.weights), about, exemplars, model.badge_shape)
 
 
-def badge_shapes_misread(model, examples, seed: int = 11) -> int:
+def badge_shapes_misread(model, examples, readings, seed: int = 11) -> int:
     """How many of the taught (picture, corners, CardFacts) the model's badge shape head alone reads in another
-    legion (the mean probability of their own over TAUGHT_CROPS jittered readings under a half)."""
-    from .features import badge_fit, badge_shape, card_features
+    legion (the mean probability of their own over their jittered readings under a half). `readings` are
+    `taught_readings(examples, seed)`."""
+    from .features import badge_shape
     from .model import HEADS, softmax
-    from .train import jitter
 
-    rng = np.random.default_rng(seed)
-    misread = 0
-    for frame, corners, card in examples:
-        own = []
-        for _ in range(TAUGHT_CROPS):
-            place = jitter(np.asarray(corners, np.float64), rng, 0.012)
-            offset = badge_fit(frame, place)[1]
-            shape = badge_shape(frame, place, card_features(frame, place, offset), offset)
-            own.append(float(softmax(shape @ model.badge_shape)[HEADS["legion"].index(card.legion)]))
-        misread += float(np.mean(own)) < 0.5
-    return misread
+    features, _ = readings
+    own = [float(softmax(badge_shape(frame, place, row) @ model.badge_shape)[HEADS["legion"].index(card.legion)])
+           for (frame, place, card), row in zip(_jittered_places(examples, seed), features)]
+    return int(np.sum(np.mean(np.reshape(own, (len(examples), TAUGHT_CROPS)), axis=1) < 0.5))
 
 
 def legions_misread(model, readings) -> int:
