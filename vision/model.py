@@ -161,8 +161,7 @@ class CardModel:
         (`vision.features.badge_shape` rows) as well, when the model has that head."""
         if self.badge_shape is None:
             return colour
-        return legion_from_shape_and_colour(softmax(np.atleast_2d(shape_inputs) @ self.badge_shape),
-                                            np.atleast_2d(colour)).reshape(np.shape(colour))
+        return legion_from_shape_and_colour(softmax(shape_inputs @ self.badge_shape), colour)
 
     def _inputs(self, head: str, features: np.ndarray) -> np.ndarray:
         # A model taught before the legion head read colour terms keeps its head over all the features.
