@@ -74,9 +74,10 @@ def score(tally: Tally, cards, truths: list[CardTruth]) -> None:
 
 
 def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = True, width_range=(140.0, 330.0),
-        recogniser: Recogniser | None = None, progress=None, printing: tuple[float, float] | None = None) -> Tally:
+        recogniser: Recogniser | None = None, progress=None, printing: tuple[float, float] | None = None,
+        touching: bool = False) -> Tally:
     """`printing`: (hue degrees, saturation scale) of the cards' colours, as another printing or camera shows them
-    (`vision.synthetic.reprinted`)."""
+    (`vision.synthetic.reprinted`); `touching`: each seat's creatures pushed together side by side."""
     import cv2
 
     from .pipeline import one_blas_thread
@@ -84,7 +85,8 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
     cv2.setNumThreads(1)  # the target is per frame on one core
     one_blas_thread()
     cards = bench_cards(heldout)
-    generator = SceneGenerator(seed, card_ids=[c.id for c in cards], use_scans=scans_available(), printing=printing)
+    generator = SceneGenerator(seed, card_ids=[c.id for c in cards], use_scans=scans_available(), printing=printing,
+                               touching=touching)
     recogniser = recogniser or Recogniser()
     tally = Tally()
     for index in range(scenes):

@@ -49,6 +49,8 @@ def register(subparsers) -> None:
                        help="turn the cards' hues, as another printing or camera shows them")
     bench.add_argument("--saturation", type=float, default=1.0, metavar="SCALE",
                        help="scale the cards' saturation, as another printing or camera shows them")
+    bench.add_argument("--touching", action="store_true",
+                       help="lay each seat's creatures pushed together side by side, as on a crowded table")
     bench.add_argument("--teach-per-legion", type=int, default=0, metavar="N",
                        help="first teach N training cards of each legion, shown with those colours")
     bench.set_defaults(handler=_bench)
@@ -224,12 +226,15 @@ def _bench(args) -> int:
                 return 1
             recogniser = Recogniser(params=taught)
         label += f", {4 * args.teach_per_legion} training cards taught so"
-    tally = bench.run(args.scenes, args.seed, args.repeats, recogniser=recogniser, printing=printing)
+    if args.touching:
+        label += ", creatures pushed together"
+    tally = bench.run(args.scenes, args.seed, args.repeats, recogniser=recogniser, printing=printing,
+                      touching=args.touching)
     print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths 140-330 px"
                               + label, phases=args.phases))
     if args.training:
         tally = bench.run(args.scenes, args.seed + 1, args.repeats, heldout=False, recogniser=recogniser,
-                          printing=printing)
+                          printing=printing, touching=args.touching)
         print(bench.report(tally, f"training scans, {args.scenes} scenes, seed {args.seed + 1}" + label,
                            phases=args.phases))
     return 0

@@ -41,6 +41,9 @@ SMOOTH_FRACTION = 0.3  # the smallest card width we look for, as a fraction of t
 OFF_TABLE_SOLIDITY = 0.7  # a region of colours the table lacks must fill this share of its hull to be a quad
 DUPLICATE_REACH = 0.15  # quads whose corners all lie this close (in short sides) are one outline found twice
 CUT_CORNER_SIDE = 0.7  # a five-sided hull's shortest side, at most this share of the next shortest, is a cut corner
+# An outline that fills less than this share of its hull, though the hull is a quad, may be creatures pushed together
+# in an L or a cross: its corners are offered too (a column's outline, whiskers and all, fills more).
+PUSHED_TOGETHER_FILL = 0.9
 RESTORED_SUPPORT = 0.5  # a quad with its lost corner put back must lie this much on edges (the cut side does not)
 
 
@@ -138,10 +141,12 @@ def _without_whiskers(contour, left: int, top: int, width: int, height: int) -> 
 
 
 def _quad_from_contour(contour, limits, solidity: float | None = None, pieces: list | None = None,
-                       restored: list | None = None):
+                       restored: list | None = None, hollow: list | None = None):
     """The area and corners of the quad the contour's largest piece outlines, if it may be a card or a column of
     cards. If `pieces` is a list, the outline's other pieces as large as the smallest card are added to it; if
-    `restored` is, a quad with one corner put back is added to it where the outline had that corner cut off."""
+    `restored` is, a quad with one corner put back is added to it where the outline had that corner cut off; if
+    `hollow` is, the outline is added to it where it has a quad but fills less than PUSHED_TOGETHER_FILL of its convex
+    hull (an L or a cross of cards, whose quad is the hull: its own corners are the cards')."""
     import cv2
 
     min_area, max_area, min_width = limits
@@ -161,6 +166,8 @@ def _quad_from_contour(contour, limits, solidity: float | None = None, pieces: l
     hull = cv2.convexHull(opened)
     hull_area = cv2.contourArea(hull)
     found = _quad_from_hull(opened, hull, hull_area, limits, solidity, restored)
+    if found is not None and hollow is not None and cv2.contourArea(contour) < PUSHED_TOGETHER_FILL * whole_area:
+        hollow.append(contour)
     if found is None and solidity is None and whole_area > BROKEN_OUTLINE_MIN_AREA * min_area and \
             hull_area < (1 - BROKEN_OUTLINE_LOSS) * whole_area:
         # An outline broken at a corner is no closed region, so opening keeps only the part the art closes; its
@@ -494,10 +501,11 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
     candidates = []
     corners: list[Corner] = []
     pieces = []
+    hollow = []  # outlines whose quad is only their hull: creatures pushed together, in an L or a cross
     weak = []  # quads mostly off the edges, tried after those on them
     restored = []  # quads with a corner their outline had cut off put back, tried last
     for contour in _card_sized(contours, limits[0]):
-        quad = _quad_from_contour(contour, limits, pieces=pieces, restored=restored)
+        quad = _quad_from_contour(contour, limits, pieces=pieces, restored=restored, hollow=hollow)
         if quad is None:
             corners += _large_outline_corners(contour, limits)
         elif _edge_support(support, quad[1]) >= 0.6:
@@ -539,6 +547,9 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
             region_contours.append(contour)
     for contour in region_contours:
         corners += _large_outline_corners(contour, limits)
+    # Last, so that they take no place of the others: most outlines with a hull that fills so little are a column and
+    # something welded to it, whose other corners say more.
+    pushed = [corner for contour in hollow for corner in _large_outline_corners(contour, limits)]
 
     # Largest first; drop near-duplicates (inner and outer edge of the same outline). Quads nested in a larger
     # one stay, and so do quads of about the same size whose corners lie elsewhere (a card beside the same card
@@ -565,7 +576,7 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
             full_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         reach = 1.5 / scale
         quads = [refine_at_full_resolution(full_gray, q, reach) for q in quads]
-    return Outlines(quads, _distinct_corners(corners, min_width / CARD_ASPECT, scale))
+    return Outlines(quads, _distinct_corners(corners, min_width / CARD_ASPECT, scale, pushed))
 
 
 def _card_sized(contours, min_area: float) -> list:
@@ -598,11 +609,11 @@ def _box_area(contour) -> int:
     return width * height
 
 
-def _distinct_corners(corners: list[Corner], spacing: float, scale: float) -> list[Corner]:
+def _distinct_corners(corners: list[Corner], spacing: float, scale: float, after: list[Corner] = ()) -> list[Corner]:
     """The corners with the longest sides first, one per place (a stroke's inner and outer trace give each twice),
-    in full-frame pixels."""
+    then as many of the corners `after` (the same way), in full-frame pixels."""
     distinct: list[Corner] = []
-    for corner in sorted(corners, key=lambda c: -min(c.lengths)):
+    for corner in sorted(corners, key=lambda c: -min(c.lengths)) + sorted(after, key=lambda c: -min(c.lengths)):
         if len(distinct) < MAX_CORNERS and all(np.linalg.norm(corner.point - other.point) > 0.5 * spacing
                                                for other in distinct):
             distinct.append(corner)

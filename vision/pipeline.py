@@ -11,9 +11,9 @@ from .cards import CARD_ASPECT
 from .features import icon_print_share
 from .placements import (anchored_cards, card_shaped, card_size_near, card_with_ends_of, cards_at_corner,
                          cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized, column_cards,
-                         column_neighbours, column_of_width, completed_variants, icon_centre, in_frame, inside_any,
-                         mean_sides, near_any, outline_side_sizes, partial_column, quad_area, quad_corners, rolled,
-                         shortest_side, side_sized_cards, split_hypotheses, turned_neighbours)
+                         column_of_width, completed_variants, grid_cards, icon_centre, in_frame, inside_any,
+                         mean_sides, near_any, neighbours, outline_side_sizes, partial_column, quad_area, quad_corners,
+                         rolled, shortest_side, side_sized_cards, split_hypotheses, turned_neighbours)
 from .segments import segment_corners
 from .table_state import SeenCard
 
@@ -54,8 +54,11 @@ AGAIN_GAIN = 0.1
 RESHAPE_TRIES = 2  # corners put back per misshapen card, best-placed first
 RESHAPE_MARGIN = 0.1  # a card put back into shape may read this much less surely as a card and still be taken
 FEATURELESS_STD = 14.0  # grey-level spread of a coarse sample below which a place holds no card (cards measure 14+)
+DIM_CARD_SPREAD = 0.3  # ... unless the spread is this share of its mean: a dark card in shadow (bare table 0.14-0.27)
 LONGEST_COLUMN = 3  # cards in a whole creature: legs, torso and head
 MAX_NEIGHBOUR_TRIES = 8  # column neighbours of found cards tried per frame, those of partly found columns first
+GRID_CARD = 0.95  # a cell of a grid outline must read this surely as a card: creatures of unequal height shift cells
+MAX_SIDE_TRIES = 4  # places beside found cards (another creature pushed against their column) tried per frame
 # A column neighbour that reads as no card is read again turned by these angles about the edge it shares with its card
 # (a card found a few degrees off puts its neighbour's far end twice as far off), and beside its card laid again at
 # another size or on each of its sides; the surest place is taken if it reads this surely.
@@ -133,7 +136,7 @@ class ScanResult:
 # The phases of a scan, in order, as ScanResult.phases names them: where the time goes on a given machine
 # (`companion vision bench --phases`).
 PHASES = ("frame", "outlines", "columns", "short columns", "cards over outlines", "corners", "straight edges",
-          "column neighbours", "ends drawn in", "prototypes and sides", "seats")
+          "column neighbours", "pushed together", "ends drawn in", "prototypes and sides", "seats")
 
 
 class _Laps:
@@ -192,16 +195,19 @@ def _likelier_way_up_first(card: np.ndarray, middle: np.ndarray) -> tuple[bool, 
     return (True, False) if up[0] * towards_middle[0] + up[1] * towards_middle[1] < 0 else (False, True)
 
 
-def _featureless(image: np.ndarray, corners: np.ndarray) -> bool:
+def _featureless(image: np.ndarray, corners: np.ndarray, dim_spread: float | None = None) -> bool:
     """Whether the quad is too even to hold a card's art (bare table), judged from a 12x8 sample of its inner part
-    (a place guessed a little off may reach over the edge of the card beside it)."""
+    (a place guessed a little off may reach over the edge of the card beside it). With `dim_spread`, a place spread
+    less than FEATURELESS_STD still counts as holding something where its spread is at least that share of its mean
+    grey level (a dark card in a shadow)."""
     import cv2
 
     inner = 0.85 * corners + 0.15 * corners.mean(axis=0)
     target = np.float32([[0, 0], [11, 0], [11, 7], [0, 7]])
     matrix = cv2.getPerspectiveTransform(np.float32(inner), target)
     sample = cv2.cvtColor(cv2.warpPerspective(image, matrix, (12, 8)), cv2.COLOR_BGR2GRAY)
-    return float(sample.std()) < FEATURELESS_STD
+    spread = float(sample.std())
+    return spread < FEATURELESS_STD and (dim_spread is None or spread < dim_spread * float(sample.mean()))
 
 
 def _snapped_places(gray: np.ndarray, cards: list[np.ndarray]) -> list[np.ndarray]:
@@ -231,17 +237,17 @@ def _laid_on_sides(gray: np.ndarray, card: np.ndarray) -> list[np.ndarray]:
 
 def _neighbour_places_again(gray: np.ndarray, card: np.ndarray, unsnapped: np.ndarray, others: list[np.ndarray],
                             side: int, shape) -> list[np.ndarray]:
-    """Where the column neighbour of `card` on `side` (its index in `column_neighbours`) that read as no card is read
+    """Where the neighbour of `card` on `side` (its index in `neighbours`) that read as no card is read
     again, those card-shaped and in the frame: turned by TURNED_DEGREES about the edge it shares with the card, and
     beside the card as it was found (`unsnapped`) if snapping moved it, each snapped onto the edges nearby; then, as
     laid, beside the card laid again at the nearest of the `others`' size (found too small or too large: an edge of its
     art taken for its own) and beside it laid on each of its own sides (misshapen: a corner or two pulled off)."""
-    places = turned_neighbours(card, column_neighbours(card)[side], TURNED_DEGREES)
+    places = turned_neighbours(card, neighbours(card)[side], TURNED_DEGREES)
     if np.abs(unsnapped - card).max() > 1.0:
-        places.append(column_neighbours(unsnapped)[side])
+        places.append(neighbours(unsnapped)[side])
     places = _snapped_places(gray, places)
     put_right = _resized_places(gray, card, others, shape, snapped_too=False) + cards_on_sides(card)
-    places += [column_neighbours(each)[side] for each in put_right]
+    places += [neighbours(each)[side] for each in put_right]
     return [place for place in places if in_frame(place, shape) and card_shaped(place)]
 
 
@@ -531,30 +537,44 @@ class Recogniser:
         # its column may have left no outline, or one of its own.
         # Last, the cards of columns read whole: where an arm or a neighbour was welded to a column's outline, its
         # reading can be a card off, leaving a card of it beyond those found.
+        # Another creature may be pushed against a card's column (a crowded table): the places beside it are tried too,
+        # but only beside cards found without their column's whole outline and the cards found from them. A column
+        # read whole from its own outline mostly has table on both sides, and a reading beside every card would cost
+        # more than the rest of this search.
+        beside_worthy = {id(card) for card in partial}
         partial += short
         partial += [card for card in taken if not any(card is each for each in partial)]
-        grown = 0
-        while partial and grown < MAX_NEIGHBOUR_TRIES:
-            points = partial.pop(0)
+        grown = beside = 0
+        while partial and (grown < MAX_NEIGHBOUR_TRIES or beside < MAX_SIDE_TRIES):
+            found_card = points = partial.pop(0)
             others = [card for card in taken if card is not points]
             # A card read surely can still be placed a few pixels off; its neighbours would be twice as far off.
             unsnapped = points
             snapped = snapped_card(points)
             if card_shaped(snapped):
                 points = snapped
-            for side, neighbour in enumerate(column_neighbours(points)):
-                if grown >= MAX_NEIGHBOUR_TRIES or not in_frame(neighbour, image.shape):
+            for side, neighbour in enumerate(neighbours(points)):
+                across = side >= 2
+                if across and id(found_card) not in beside_worthy:
+                    break
+                if (beside >= MAX_SIDE_TRIES if across else grown >= MAX_NEIGHBOUR_TRIES) or \
+                        not in_frame(neighbour, image.shape):
                     continue
                 if inside_any(neighbour.mean(axis=0), taken):
                     continue  # a card found already (the rest of a column read whole): no try used up
-                if _featureless(image, neighbour):
+                if _featureless(image, neighbour, DIM_CARD_SPREAD):
                     continue  # bare table: not worth a reading
-                grown += 1
+                if across:
+                    beside += 1
+                else:
+                    grown += 1
                 # Snapped before it is judged: a neighbour inherits its card's corner error, and a card a few
                 # pixels off its own edges can read as no card (its badge or icon cut off).
                 card_probabilities = self._read(image, [neighbour])[0]
                 neighbour, card_probabilities = self._snap_card(image, full_gray, neighbour, card_probabilities)
-                if card_probabilities["card"][0] < LONE_CARD:
+                if card_probabilities["card"][0] < LONE_CARD and not across:
+                    # Read again turned, resized or on its sides; not beside the card, where that found 4 more cards
+                    # of 1,176 on crowded tables for a reading of 3 more badges in every frame.
                     # Each must read surely as a card on its own (TURNED_CARD): the lone places' badge gate.
                     again = _neighbour_places_again(full_gray(), points, unsnapped, others, side, image.shape)
                     neighbour, card_probabilities = self._surest_instead(
@@ -562,7 +582,22 @@ class Recogniser:
                         gate=self.badge_gate + LONE_GATE_RISE)
                 if card_probabilities["card"][0] >= LONE_CARD and accept(neighbour, card_probabilities):
                     partial.append(taken[-1])
+                    beside_worthy.add(id(taken[-1]))
         lap("column neighbours")
+        # Creatures pushed together side by side, all of one height, leave one outline two or more cards wide, which
+        # no column fits: its cells are read as cards of the nearest card's size. Last, since where the creatures
+        # are of different heights (an L) the cells lie off the cards, and one read surely there would take the place
+        # of a card that the searches above find.
+        for quad in unexplained:
+            size = card_size_near(quad.mean(axis=0), taken)
+            if size is None:
+                continue
+            for points, card_probabilities in self._lone_cards(image, grid_cards(quad, size), taken, GRID_CARD):
+                if inside_any(points.mean(axis=0), taken):
+                    continue  # the same card laid the other way up, taken already
+                points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
+                accept(points, card_probabilities)
+        lap("pushed together")
         # Last, a card split off a column's outline wider than itself may reach onto the table at an end.
         for i, points in enumerate(taken):
             drawn_in = self._ends_drawn_in(image, points, snapped_card(points), readings_seen[i],

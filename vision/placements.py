@@ -13,7 +13,11 @@ from .cards import CARD_ASPECT, CARD_HEIGHT, CARD_WIDTH
 from .layout import ICON_BOX
 
 CARD_DEPTH = 1.0 / CARD_ASPECT
+LONGEST_COLUMN = 3  # cards in a whole creature: legs, torso and head
 CARD_SIZE_TOLERANCE = 0.2  # a column's width may be this far (relative) from that of the nearest card found
+# A grid's columns and cards may be this far (relative) from whole numbers of the nearest card's width and depth: wider,
+# and one column of three would pass for two columns of two seen across, with the nearest card 12% smaller.
+GRID_SIZE_TOLERANCE = 0.12
 WHOLE_CARDS = 0.08  # a quad within this (relative) of a whole number of cards is no column cut short
 ASPECT_TOLERANCE = 0.28  # how far (relative) a quad's shape may be from 1, 2 or 3 cards, for tilt and corner error
 MAX_CORNER_SKEW = 16.0  # degrees a card's corner may be off a right angle (tilt and jitter make up to 11)
@@ -73,6 +77,39 @@ def split_hypotheses(quad: np.ndarray):
                 hypotheses.append((error, axis, count))
     hypotheses.sort()
     return hypotheses
+
+
+def grid_cards(quad: np.ndarray, size: tuple[float, float], tolerance: float = GRID_SIZE_TOLERANCE) -> list:
+    """Where the quad is creatures pushed together side by side, two to four columns of 1-3 cards of `size` (width,
+    depth) each, all of one height: its cards (own TL, TR, BR, BL), laid both ways up, each way in turn. Split in
+    the quad's own perspective, as `column_cards` splits a column. Two columns of three are about square: both
+    ways of laying them come, the better fitting first. Empty where no such grid fits the quad."""
+    import cv2
+
+    grids = []
+    across, down = mean_sides(quad)
+    width, depth = size
+    for axis, columns, length in (("down", across / width, down / depth), ("across", down / width, across / depth)):
+        count, cards = round(columns), round(length)
+        if not (2 <= count <= 4 and 1 <= cards <= LONGEST_COLUMN):
+            continue
+        error = max(abs(columns / count - 1), abs(length / cards - 1))
+        if error > tolerance:
+            continue
+        span = cards * CARD_DEPTH
+        if axis == "down":  # as `column_cards` lays a column, `count` times side by side
+            canonical, roll = np.float32([[0, 0], [count, 0], [count, span], [0, span]]), 0
+            cells = [[(i, k * CARD_DEPTH), (i + 1, k * CARD_DEPTH), (i + 1, (k + 1) * CARD_DEPTH),
+                      (i, (k + 1) * CARD_DEPTH)] for i in range(count) for k in range(cards)]
+        else:
+            canonical, roll = np.float32([[0, 0], [span, 0], [span, count], [0, count]]), 1
+            cells = [[(k * CARD_DEPTH, i), ((k + 1) * CARD_DEPTH, i), ((k + 1) * CARD_DEPTH, i + 1),
+                      (k * CARD_DEPTH, i + 1)] for i in range(count) for k in range(cards)]
+        matrix = cv2.getPerspectiveTransform(canonical, np.float32(quad))
+        laid = [rolled(cv2.perspectiveTransform(np.float32(cell).reshape(-1, 1, 2), matrix).reshape(4, 2)
+                       .astype(np.float64), -roll) for cell in cells]
+        grids.append((error, laid + [rolled(card, 2) for card in laid]))
+    return [card for _, laid in sorted(grids, key=lambda grid: grid[0]) for card in laid]
 
 
 def shortest_side(quad: np.ndarray) -> float:
@@ -363,6 +400,20 @@ def column_neighbours(card: np.ndarray) -> list[np.ndarray]:
     above = np.array([2 * top_left - bottom_left, 2 * top_right - bottom_right, top_right, top_left])
     below = np.array([bottom_left, bottom_right, 2 * bottom_right - top_right, 2 * bottom_left - top_left])
     return [above, below]
+
+
+def side_neighbours(card: np.ndarray) -> list[np.ndarray]:
+    """The places (own TL, TR, BR, BL) of the cards just left and just right of `card`, across its column: the
+    cards of another creature pushed against its column, laid the same way."""
+    top_left, top_right, bottom_right, bottom_left = card
+    left = np.array([2 * top_left - top_right, top_left, bottom_left, 2 * bottom_left - bottom_right])
+    right = np.array([top_right, 2 * top_right - top_left, 2 * bottom_right - bottom_left, bottom_right])
+    return [left, right]
+
+
+def neighbours(card: np.ndarray) -> list[np.ndarray]:
+    """The places of the cards above, below, left and right of `card` (`column_neighbours`, then `side_neighbours`)."""
+    return column_neighbours(card) + side_neighbours(card)
 
 
 def turned_neighbours(card: np.ndarray, neighbour: np.ndarray, degrees) -> list[np.ndarray]:

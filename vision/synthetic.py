@@ -257,8 +257,11 @@ def _card_rect(origin, up, u0: float, v0: float, angle: float = 0.0) -> np.ndarr
 
 class SceneGenerator:
     def __init__(self, seed: int = 0, size: tuple[int, int] = FRAME_SIZE, card_ids=None, use_scans: bool = True,
-                 icon_art: float = 0.0, printing: tuple[float, float] | None = None):
+                 icon_art: float = 0.0, printing: tuple[float, float] | None = None, touching: bool = False):
+        """`touching`: each seat's creatures are pushed together side by side, as on a crowded table, instead of
+        lying a third of a card apart."""
         self.rng = np.random.default_rng(seed)
+        self.touching = touching
         self.size = size
         # Its own generator, so the scenes drawn are the same whatever the share.
         self.faces = FaceBook(use_scans, icon_art, np.random.default_rng([seed, 1]), printing)
@@ -284,6 +287,41 @@ class SceneGenerator:
             setattr(conditions, key, value)
         discard = int(self.rng.choice(self.card_ids)) if self.rng.random() < 0.7 else None
         return self.render(self.random_layout(), conditions, discard_id=discard, deck=bool(self.rng.random() < 0.6))
+
+    @staticmethod
+    def _apart(rng, seat: int, creatures: list[list[int]], origin, conditions: Conditions) -> list:
+        """(column, card rects) of a seat's creatures laid a third of a card apart, each turned a little its own way."""
+        up = SEAT_UP[seat]
+        span = len(creatures) * 1.0 + (len(creatures) - 1) * 0.35
+        u = -span / 2 + rng.uniform(-0.3, 0.3)
+        laid = []
+        for column in creatures:
+            angle = np.deg2rad(rng.uniform(-1, 1) * conditions.jitter_deg)
+            rects = []
+            for slot_index, _ in enumerate(column):
+                # Cards lie edge to edge; a hand never lines them up perfectly.
+                rects.append(_card_rect(origin, up, u + rng.uniform(-0.015, 0.015),
+                                        0.08 + slot_index * CARD_DEPTH, np.deg2rad(rng.uniform(-0.8, 0.8))))
+            laid.append((column, _turned(rects, angle)))
+            u += 1.0 + rng.uniform(0.25, 0.5)
+        return laid
+
+    @staticmethod
+    def _touching(rng, seat: int, creatures: list[list[int]], origin, conditions: Conditions) -> list:
+        """(column, card rects) of a seat's creatures pushed together side by side (a few hundredths of a card
+        apart, so no two overlap), the row turned as one."""
+        up = SEAT_UP[seat]
+        gaps = rng.uniform(0.01, 0.04, max(len(creatures) - 1, 0))
+        u = -(len(creatures) + gaps.sum()) / 2 + rng.uniform(-0.3, 0.3)
+        laid = []
+        for index, column in enumerate(creatures):
+            rects = [_card_rect(origin, up, u + rng.uniform(-0.005, 0.005), 0.08 + slot_index * CARD_DEPTH,
+                                np.deg2rad(rng.uniform(-0.3, 0.3))) for slot_index in range(len(column))]
+            laid.append((column, rects))
+            u += 1.0 + (gaps[index] if index < len(gaps) else 0.0)
+        angle = np.deg2rad(rng.uniform(-1, 1) * conditions.jitter_deg)
+        turned = _turned([rect for _, rects in laid for rect in rects], angle)
+        return [(column, [turned.pop(0) for _ in column]) for column, _ in laid]
 
     def render(self, layout: dict[int, list[list[int]]], conditions: Conditions | None = None,
                discard_id: int | None = None, deck: bool = False) -> Scene:
@@ -343,28 +381,23 @@ class SceneGenerator:
                 discard_id = None
 
         for seat, creatures in layout.items():
-            up = SEAT_UP[seat]
-            span = len(creatures) * 1.0 + (len(creatures) - 1) * 0.35
-            u = -span / 2 + rng.uniform(-0.3, 0.3)
+            laid = self._touching(rng, seat, creatures, origins[seat], conditions) if self.touching else \
+                self._apart(rng, seat, creatures, origins[seat], conditions)
+            if self.touching:
+                # A row pushed together is one block on the table: as many of its creatures as fit, from the first.
+                while laid and not fits([rect for _, rects in laid for rect in rects]):
+                    laid.pop()
+                if laid:
+                    claim([rect for _, rects in laid for rect in rects])
             kept = []
-            for column in creatures:
-                angle = np.deg2rad(rng.uniform(-1, 1) * conditions.jitter_deg)
-                rects = []
-                for slot_index, _ in enumerate(column):
-                    # Cards lie edge to edge; a hand never lines them up perfectly.
-                    rects.append(_card_rect(origins[seat], up, u + rng.uniform(-0.015, 0.015),
-                                            0.08 + slot_index * CARD_DEPTH, np.deg2rad(rng.uniform(-0.8, 0.8))))
-                centre = np.concatenate(rects).mean(axis=0)
-                c, s = np.cos(angle), np.sin(angle)
-                rects = [(r - centre) @ np.array([[c, s], [-s, c]]) + centre for r in rects]
-                if fits(rects):
-                    claim(rects)
-                    creature_index = len(kept)
-                    kept.append(column)
+            for column, rects in laid:
+                if self.touching or fits(rects):
+                    if not self.touching:
+                        claim(rects)
                     for slot_index, (rect, card_id) in enumerate(zip(rects, column)):
-                        placed.append((rect, {"card_id": card_id, "seat": seat, "creature": creature_index,
+                        placed.append((rect, {"card_id": card_id, "seat": seat, "creature": len(kept),
                                               "slot": SLOTS[slot_index]}))
-                u += 1.0 + rng.uniform(0.25, 0.5)
+                    kept.append(column)
             if kept:
                 kept_layout[seat] = kept
 
@@ -387,6 +420,13 @@ class SceneGenerator:
         table_corners = project(homography, np.array([[-corner_x, corner_y], [corner_x, corner_y],
                                                       [corner_x, -corner_y], [-corner_x, -corner_y]]))
         return Scene(frame, truths, table_corners, kept_layout, discard_id, conditions)
+
+
+def _turned(rects: list[np.ndarray], angle: float) -> list[np.ndarray]:
+    """The rects turned together by `angle` (radians) about their common centre."""
+    centre = np.concatenate(rects).mean(axis=0)
+    c, s = np.cos(angle), np.sin(angle)
+    return [(r - centre) @ np.array([[c, s], [-s, c]]) + centre for r in rects]
 
 
 def _composite(frame: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:

@@ -127,7 +127,7 @@ def test_a_card_found_a_little_misshapen_still_brings_the_rest_of_its_column(rec
 def test_a_column_neighbour_laid_a_little_off_is_snapped_onto_its_edges_before_it_is_judged(recogniser, needs_scans,
                                                                                           monkeypatch):
     import vision.pipeline
-    from vision.placements import column_neighbours
+    from vision.placements import column_neighbours, side_neighbours
 
     scene = _scene_with_a_column(3)
     column = [t for t in scene.cards if t.seat == 0]
@@ -142,9 +142,9 @@ def test_a_column_neighbour_laid_a_little_off_is_snapped_onto_its_edges_before_i
             down, across = place[3] - place[0], place[1] - place[0]  # a card depth and a card width long
             away = 1 if np.dot(place.mean(axis=0) - card.mean(axis=0), down) > 0 else -1
             neighbours.append(place + away * 0.12 * down + 0.06 * across)
-        return neighbours
+        return neighbours + side_neighbours(card)
 
-    monkeypatch.setattr(vision.pipeline, "column_neighbours", laid_off)
+    monkeypatch.setattr(vision.pipeline, "neighbours", laid_off)
     assert _found(recogniser, scene, column + lone)
 
 
