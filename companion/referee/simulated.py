@@ -103,7 +103,9 @@ def feed(referee, happening: Happening):
 
         return Outcome()
     move = happening.payload
-    if isinstance(move, Order) and happening.detail and referee.game.check(move) is not None:
+    if isinstance(move, Order) and happening.detail:
+        # Always by the cards pointed at: the referee's creature with the same id may be another one (two creatures
+        # that looked alike when a card went onto one of them).
         move = _same_looking_order(referee.game, happening.detail) or move
     return referee.press(move)
 

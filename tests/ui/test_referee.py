@@ -54,7 +54,10 @@ def columns(table: TableState):
     (2257, 4, "ru2014"),
     # ...or Herald's card starts a creature that the chain's Devourer eats before the table is still: the camera
     # never sees that creature, only the card on the discard pile (13955; found by the property test below)
-    (13955, 3, "ru2014")])
+    (13955, 3, "ru2014"),
+    # ...or Herald puts heads on two creatures that looked alike, the referee tells them apart the other way round,
+    # and the players then point at which creature goes first by its cards (1819; found by the property test below)
+    (1819, 5, "pl2017")])
 def test_a_scripted_game_goes_from_observed_tables_to_a_win(seed, players, edition):
     """RULES.md 1.11: the observed game reaches the same winner as the game the simulated players really played,
     from table states and button presses only; no table was ever refused."""
