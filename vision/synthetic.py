@@ -389,17 +389,19 @@ class SceneGenerator:
                     laid.pop()
                 if laid:
                     claim([rect for _, rects in laid for rect in rects])
-            kept = []
-            for column, rects in laid:
-                if self.touching or fits(rects):
-                    if not self.touching:
+            else:
+                apart = []
+                for column, rects in laid:
+                    if fits(rects):
                         claim(rects)
-                    for slot_index, (rect, card_id) in enumerate(zip(rects, column)):
-                        placed.append((rect, {"card_id": card_id, "seat": seat, "creature": len(kept),
-                                              "slot": SLOTS[slot_index]}))
-                    kept.append(column)
-            if kept:
-                kept_layout[seat] = kept
+                        apart.append((column, rects))
+                laid = apart
+            for creature, (column, rects) in enumerate(laid):
+                for slot_index, (rect, card_id) in enumerate(zip(rects, column)):
+                    placed.append((rect, {"card_id": card_id, "seat": seat, "creature": creature,
+                                          "slot": SLOTS[slot_index]}))
+            if laid:
+                kept_layout[seat] = [column for column, _ in laid]
 
         frame = table_texture(conditions.table, self.size, rng)
         if conditions.markers:
