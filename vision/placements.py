@@ -18,6 +18,9 @@ CARD_SIZE_TOLERANCE = 0.2  # a column's width may be this far (relative) from th
 # A grid's columns and cards may be this far (relative) from whole numbers of the nearest card's width and depth: wider,
 # and one column of three would pass for two columns of two seen across, with the nearest card 12% smaller.
 GRID_SIZE_TOLERANCE = 0.12
+# How a corner's side may span cards (count, as their depths rather than widths), in the order they are tried: one card
+# first, then two or three pushed together along it.
+SIDE_SPANS = [(count, as_depth) for as_depth in (False, True) for count in (1, 2, 3)]
 WHOLE_CARDS = 0.08  # a quad within this (relative) of a whole number of cards is no column cut short
 ASPECT_TOLERANCE = 0.28  # how far (relative) a quad's shape may be from 1, 2 or 3 cards, for tilt and corner error
 MAX_CORNER_SKEW = 16.0  # degrees a card's corner may be off a right angle (tilt and jitter make up to 11)
@@ -328,15 +331,19 @@ def side_card_sizes(corner: Corner, size: tuple[float, float] | None,
     """Other card sizes to try in an outline's corner than the frame's card size `size` (that of the nearest card
     found), each with the side (0 or 1 of `corner.along`) its width lies along: a card as wide as either side of the
     corner, when that side is near the frame's card width but unlike it (perspective makes cards across the frame
-    differ, and the side across a column is exactly a card's width). With no card found yet, any side within
-    `widths` (the least and most a card may measure in this frame)."""
+    differ, and the side across a column is exactly a card's width); then as wide as a half or a third of it, and as
+    deep as the whole, a half or a third of it (`SIDE_SPANS`: the side of creatures pushed together runs along two or
+    three cards' widths, or depths). With no card found yet, any size within `widths` (the least and most a card may
+    measure in this frame)."""
     low, high = widths if size is None else (SIDE_AS_WIDTH[0] * size[0], SIDE_AS_WIDTH[1] * size[0])
     sizes = []
-    for side, length in enumerate(corner.lengths):
-        known = ([size] if size is not None else []) + [each for each, _ in sizes]
-        if low < length < high and all(abs(length - w) > 0.06 * w or abs(length / CARD_ASPECT - d) > 0.06 * d
-                                       for w, d in known):
-            sizes.append(((length, length / CARD_ASPECT), side))
+    for count, as_depth in SIDE_SPANS:
+        for side, length in enumerate(corner.lengths):
+            width = length / count * (CARD_ASPECT if as_depth else 1.0)
+            known = ([size] if size is not None else []) + [each for each, _ in sizes]
+            if low < width < high and all(abs(width - w) > 0.06 * w or abs(width / CARD_ASPECT - d) > 0.06 * d
+                                          for w, d in known):
+                sizes.append(((width, width / CARD_ASPECT), 1 - side if as_depth else side))
     return sizes
 
 

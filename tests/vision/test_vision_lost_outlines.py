@@ -398,22 +398,26 @@ def test_card_sizes_from_a_corners_own_sides():
     right, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
     corner = Corner(np.array([100.0, 100.0]), (right, down), (210.0, 320.0))
     frame_widths = (74.0, 490.0)
+    size = lambda width: (width, width / CARD_ASPECT)
     # The nearest card found is narrower and out of a card's proportions: the side across the column is a card's
-    # width; the side along it (two cards deep) is too long to be one.
-    assert side_card_sizes(corner, (198.0, 104.0), frame_widths) == [((210.0, 210.0 / CARD_ASPECT), 0)]
-    # A side as wide as the nearest card, already in proportion, adds nothing new.
-    assert side_card_sizes(corner, (205.0, 205.0 / CARD_ASPECT), frame_widths) == []
-    # With no card found yet, each side within the frame's card widths is tried.
-    assert side_card_sizes(corner, None, frame_widths) == [((210.0, 210.0 / CARD_ASPECT), 0),
-                                                           ((320.0, 320.0 / CARD_ASPECT), 1)]
-    assert side_card_sizes(corner, None, (74.0, 300.0)) == [((210.0, 210.0 / CARD_ASPECT), 0)]
+    # width; the side along it (two cards deep) is too long to be one, but may be two cards pushed together across it
+    # (stop 41), each half as wide.
+    assert side_card_sizes(corner, (198.0, 104.0), frame_widths) == [(size(210.0), 0), (size(160.0), 1)]
+    # A side as wide as the nearest card, already in proportion, adds nothing new but those two cards.
+    assert side_card_sizes(corner, (205.0, 205.0 / CARD_ASPECT), frame_widths) == [(size(160.0), 1)]
+    # With no card found yet, each side within the frame's card widths is tried, then its halves and thirds, as
+    # widths or as depths.
+    assert side_card_sizes(corner, None, frame_widths) == [
+        (size(210.0), 0), (size(320.0), 1), (size(105.0), 0), (size(160.0), 1), (size(160.0 * CARD_ASPECT), 0)]
+    assert side_card_sizes(corner, None, (74.0, 300.0)) == [
+        (size(210.0), 0), (size(105.0), 0), (size(160.0), 1), (size(160.0 * CARD_ASPECT), 0)]
     # Each such card is laid with its width along the side it was sized from, either way up.
     cards = side_sized_cards(corner, (198.0, 104.0), frame_widths)
-    assert len(cards) == 2
-    for card in cards:
+    assert len(cards) == 4
+    for card, (width, along) in zip(cards, [(210.0, right), (210.0, right), (160.0, down), (160.0, down)]):
         top = card[1] - card[0]
-        assert abs(top[1]) < 1e-9 and abs(abs(top[0]) - 210.0) < 1e-9
-        assert abs(np.linalg.norm(card[3] - card[0]) - 210.0 / CARD_ASPECT) < 1e-9
+        assert abs(abs(float(top @ along)) - width) < 1e-9 and np.linalg.norm(top) - width < 1e-9
+        assert abs(np.linalg.norm(card[3] - card[0]) - width / CARD_ASPECT) < 1e-9
 
 
 def _lone_column_pulled_out_at_one_corner():

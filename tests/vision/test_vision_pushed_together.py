@@ -127,3 +127,18 @@ def test_three_creatures_pushed_together_in_a_u_are_all_found(recogniser, needs_
     monkeypatch.undo()
     monkeypatch.setattr(vision.detect, "PUSHED_TOGETHER_FILL", 0.0)
     assert len(visible - _found_right(recogniser, scene)) == 6
+
+
+def test_a_crowded_l_with_no_card_found_yet_is_found_from_its_corners(recogniser, needs_scans, monkeypatch):
+    """Training seed 20: seven cards of three creatures pushed together in an L on a dark, blurred cloth, and no other
+    card in the scene. No side of the L's corners is one card long, so no card of a corner's own size read as one; a
+    card as wide as a half or a third of a side, or as deep (SIDE_SPANS), does, and the rest follow from it. All seven
+    are found and read right; with cards of a whole side only, none."""
+    import vision.placements
+
+    scene = _crowded_training_scene(20)
+    visible = {truth.card_id for truth in scene.cards if not truth.occluded}
+    assert len(visible) == 7
+    assert _found_right(recogniser, scene) == visible
+    monkeypatch.setattr(vision.placements, "SIDE_SPANS", [(1, False)])
+    assert _found_right(recogniser, scene) == set()
