@@ -9,11 +9,11 @@ import numpy as np
 
 from .cards import CARD_ASPECT
 from .features import icon_print_share
-from .placements import (anchored_cards, card_shaped, card_size_near, card_with_ends_of, cards_at_corner,
-                         cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized, column_cards,
-                         column_of_width, completed_variants, grid_cards, icon_centre, in_frame, inside_any,
-                         mean_sides, near_any, neighbours, outline_side_sizes, partial_column, quad_area, quad_corners,
-                         rolled, shortest_side, side_sized_cards, split_hypotheses, turned_neighbours)
+from .placements import (LONGEST_COLUMN, anchored_cards, card_shaped, card_size_near, card_with_ends_of,
+                         cards_at_corner, cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized,
+                         column_cards, column_of_width, completed_variants, grid_cards, icon_centre, in_frame,
+                         inside_any, mean_sides, near_any, neighbours, outline_side_sizes, partial_column, quad_area,
+                         quad_corners, rolled, shortest_side, side_sized_cards, split_hypotheses, turned_neighbours)
 from .segments import segment_corners
 from .table_state import SeenCard
 
@@ -55,7 +55,6 @@ RESHAPE_TRIES = 2  # corners put back per misshapen card, best-placed first
 RESHAPE_MARGIN = 0.1  # a card put back into shape may read this much less surely as a card and still be taken
 FEATURELESS_STD = 14.0  # grey-level spread of a coarse sample below which a place holds no card (cards measure 14+)
 DIM_CARD_SPREAD = 0.3  # ... unless the spread is this share of its mean: a dark card in shadow (bare table 0.14-0.27)
-LONGEST_COLUMN = 3  # cards in a whole creature: legs, torso and head
 MAX_NEIGHBOUR_TRIES = 8  # column neighbours of found cards tried per frame, those of partly found columns first
 GRID_CARD = 0.95  # a cell of a grid outline must read this surely as a card: creatures of unequal height shift cells
 MAX_SIDE_TRIES = 4  # places beside found cards (another creature pushed against their column) tried per frame

@@ -87,8 +87,6 @@ def grid_cards(quad: np.ndarray, size: tuple[float, float], tolerance: float = G
     depth) each, all of one height: its cards (own TL, TR, BR, BL), laid both ways up, each way in turn. Split in
     the quad's own perspective, as `column_cards` splits a column. Two columns of three are about square: both
     ways of laying them come, the better fitting first. Empty where no such grid fits the quad."""
-    import cv2
-
     grids = []
     across, down = mean_sides(quad)
     width, depth = size
@@ -99,18 +97,7 @@ def grid_cards(quad: np.ndarray, size: tuple[float, float], tolerance: float = G
         error = max(abs(columns / count - 1), abs(length / cards - 1))
         if error > tolerance:
             continue
-        span = cards * CARD_DEPTH
-        if axis == "down":  # as `column_cards` lays a column, `count` times side by side
-            canonical, roll = np.float32([[0, 0], [count, 0], [count, span], [0, span]]), 0
-            cells = [[(i, k * CARD_DEPTH), (i + 1, k * CARD_DEPTH), (i + 1, (k + 1) * CARD_DEPTH),
-                      (i, (k + 1) * CARD_DEPTH)] for i in range(count) for k in range(cards)]
-        else:
-            canonical, roll = np.float32([[0, 0], [span, 0], [span, count], [0, count]]), 1
-            cells = [[(k * CARD_DEPTH, i), ((k + 1) * CARD_DEPTH, i), ((k + 1) * CARD_DEPTH, i + 1),
-                      (k * CARD_DEPTH, i + 1)] for i in range(count) for k in range(cards)]
-        matrix = cv2.getPerspectiveTransform(canonical, np.float32(quad))
-        laid = [rolled(cv2.perspectiveTransform(np.float32(cell).reshape(-1, 1, 2), matrix).reshape(4, 2)
-                       .astype(np.float64), -roll) for cell in cells]
+        laid = _cards_in_grid(quad, axis, count, cards)
         grids.append((error, laid + [rolled(card, 2) for card in laid]))
     return [card for _, laid in sorted(grids, key=lambda grid: grid[0]) for card in laid]
 
@@ -150,25 +137,29 @@ def column_cards(quad: np.ndarray, axis: str, count: int, flip: bool) -> list[np
     """The corners (each card's own TL, TR, BR, BL) of `count` cards filling the quad along `axis`, all facing
     the same way; `flip` turns them all upside down. Split in the quad's own perspective, so seams stay exact
     under a tilted camera."""
+    cards = _cards_in_grid(quad, axis, 1, count)
+    return [rolled(card, 2) for card in cards] if flip else cards
+
+
+def _cards_in_grid(quad: np.ndarray, axis: str, columns: int, cards: int) -> list[np.ndarray]:
+    """The corners (each card's own TL, TR, BR, BL) of `columns` columns of `cards` cards side by side filling the
+    quad, column by column, all facing the same way: "down" with the cards' width along the quad's 0-1 side, "across"
+    along its 0-3 side. Split in the quad's own perspective, so seams stay exact under a tilted camera."""
     import cv2
 
-    length = count * CARD_DEPTH
+    span = cards * CARD_DEPTH
     if axis == "down":
-        canonical = np.float32([[0, 0], [1, 0], [1, length], [0, length]])
-        rects = [[(0, k * CARD_DEPTH), (1, k * CARD_DEPTH), (1, (k + 1) * CARD_DEPTH), (0, (k + 1) * CARD_DEPTH)]
-                 for k in range(count)]
-        roll = 2 if flip else 0
+        canonical, roll = [[0, 0], [columns, 0], [columns, span], [0, span]], 0
+        cells = [[(i, k * CARD_DEPTH), (i + 1, k * CARD_DEPTH), (i + 1, (k + 1) * CARD_DEPTH),
+                  (i, (k + 1) * CARD_DEPTH)] for i in range(columns) for k in range(cards)]
     else:
-        canonical = np.float32([[0, 0], [length, 0], [length, 1], [0, 1]])
-        rects = [[(k * CARD_DEPTH, 0), ((k + 1) * CARD_DEPTH, 0), ((k + 1) * CARD_DEPTH, 1), (k * CARD_DEPTH, 1)]
-                 for k in range(count)]
-        roll = 3 if flip else 1
-    matrix = cv2.getPerspectiveTransform(canonical, np.float32(quad))
-    cards = []
-    for rect in rects:
-        points = cv2.perspectiveTransform(np.float32(rect).reshape(-1, 1, 2), matrix).reshape(4, 2)
-        cards.append(rolled(points.astype(np.float64), -roll))
-    return cards
+        canonical, roll = [[0, 0], [span, 0], [span, columns], [0, columns]], 1
+        cells = [[(k * CARD_DEPTH, i), ((k + 1) * CARD_DEPTH, i), ((k + 1) * CARD_DEPTH, i + 1),
+                  (k * CARD_DEPTH, i + 1)] for i in range(columns) for k in range(cards)]
+    matrix = cv2.getPerspectiveTransform(np.float32(canonical), np.float32(quad))
+    # All the cells' corners in one call: the transform is per point, so the same numbers as cell by cell.
+    points = cv2.perspectiveTransform(np.float32(cells).reshape(-1, 1, 2), matrix).reshape(-1, 4, 2)
+    return [rolled(card, -roll) for card in points.astype(np.float64)]
 
 
 def _side_contrast(gray: np.ndarray, quad: np.ndarray) -> float:
