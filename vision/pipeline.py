@@ -201,10 +201,14 @@ def _likelier_way_up_first(card: np.ndarray, middle: np.ndarray) -> tuple[bool, 
     return (True, False) if up[0] * towards_middle[0] + up[1] * towards_middle[1] < 0 else (False, True)
 
 
-def _sized_like(card: np.ndarray, size: tuple[float, float], tolerance: float) -> bool:
-    """Whether the card's width and depth are each within `tolerance` (a share) of `size`'s."""
+def _sized_like_nearest(card: np.ndarray, cards: list[np.ndarray]) -> bool:
+    """Whether the card's width and depth are each within MISSHAPEN_SIZE of the nearest of `cards`' (where there is
+    none, nothing to judge by: True)."""
+    size = card_size_near(card.mean(axis=0), cards)
+    if size is None:
+        return True
     width, depth = mean_sides(card)
-    return abs(width / size[0] - 1) <= tolerance and abs(depth / size[1] - 1) <= tolerance
+    return abs(width / size[0] - 1) <= MISSHAPEN_SIZE and abs(depth / size[1] - 1) <= MISSHAPEN_SIZE
 
 
 def _featureless(image: np.ndarray, corners: np.ndarray, dim_spread: float | None = None) -> bool:
@@ -380,11 +384,10 @@ class Recogniser:
             if not card_shaped(points):
                 points, card_probabilities = self._refitted(image, full_gray(), points, card_probabilities)
                 if not card_shaped(points):
-                    size = card_size_near(points.mean(axis=0), taken)
-                    if size is None and judging_misshapen_later:
+                    if not taken and judging_misshapen_later:
                         misshapen.append((points, card_probabilities))  # judged once the columns have given sizes
                         return False
-                    if size is not None and not _sized_like(points, size, MISSHAPEN_SIZE):
+                    if not _sized_like_nearest(points, taken):
                         return False
             return take(points, card_probabilities)
 
@@ -451,9 +454,7 @@ class Recogniser:
 
         judging_misshapen_later = False
         for points, card_probabilities in misshapen:
-            size = card_size_near(points.mean(axis=0), taken)
-            if not inside_any(points.mean(axis=0), taken) and \
-                    (size is None or _sized_like(points, size, MISSHAPEN_SIZE)):
+            if not inside_any(points.mean(axis=0), taken) and _sized_like_nearest(points, taken):
                 take(points, card_probabilities)
         lap("columns")
         # A column cut short by a hand or an arm does not read as whole cards, but its free end does (if the
