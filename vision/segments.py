@@ -15,6 +15,12 @@ MIN_SEGMENT = 0.3  # the shortest segment that may be a card's side, in card dep
 CORNER_GAP = 0.12  # how far (in card depths) a segment may end from the corner it makes with another
 MAX_SEGMENT_COSINE = 0.35  # segments meeting between about 70 and 110 degrees may be a card's sides
 REGION_MARGIN = 1.1  # segments are looked for within this many card depths of an outline's middle or corner
+# Sensor noise can break a faint edge into pieces, none of them MIN_SEGMENT long (a pale card's side in three pieces of
+# 45, 43 and 80 px): pieces at least this long (in card depths) that lie on one line, end to end with at most
+# CORNER_GAP between them, are joined first. "On one line": within this many degrees, and this many frame pixels.
+MIN_PIECE = 0.1
+PIECE_DEGREES = 3.0
+PIECE_OFFSET = 2.0
 
 
 def _detector():
@@ -41,6 +47,8 @@ def segment_corners(gray: np.ndarray, around: np.ndarray, depth: float) -> list[
     if found is None:
         return []
     segments = found.reshape(-1, 2, 2).astype(np.float64) / SEGMENT_SCALE + (left, top)
+    lengths = np.linalg.norm(segments[:, 1] - segments[:, 0], axis=1)
+    segments = _joined(segments[lengths >= MIN_PIECE * depth], CORNER_GAP * depth)
     lengths = np.linalg.norm(segments[:, 1] - segments[:, 0], axis=1)
     long_enough = lengths >= MIN_SEGMENT * depth
     segments, lengths = segments[long_enough], lengths[long_enough]
@@ -71,3 +79,64 @@ def segment_corners(gray: np.ndarray, around: np.ndarray, depth: float) -> list[
         (u, length_u), (v, length_v) = sides
         corners.append(Corner(point, (u, v), (length_u, length_v)))
     return corners
+
+
+def _joined(segments: np.ndarray, gap: float) -> np.ndarray:
+    """The segments (n x 2 ends x 2) with those on one line (PIECE_DEGREES, PIECE_OFFSET) whose ends lie at most
+    `gap` apart joined into one, from end to end of each chain of them."""
+    count = len(segments)
+    if count < 2:
+        return segments
+    starts = segments[:, 0]
+    vectors = segments[:, 1] - starts
+    lengths = np.linalg.norm(vectors, axis=1)
+    directions = vectors / lengths[:, None]
+    # Only the pairs that run the same way are measured further (few: most pieces are specks of art at any angle).
+    first, second = np.nonzero(np.triu(np.abs(directions @ directions.T) >= np.cos(np.radians(PIECE_DEGREES)), 1))
+    if not len(first):
+        return segments
+    near = _on_one_line(segments, starts, directions, lengths, first, second, gap) & \
+        _on_one_line(segments, starts, directions, lengths, second, first, gap)
+    group = list(range(count))  # union-find over the pairs that are near
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    pairs = list(zip(first[near].tolist(), second[near].tolist()))
+    if not pairs:
+        return segments
+    for i, j in pairs:
+        group[root(i)] = root(j)
+    joined = segments.copy()
+    kept = np.ones(count, bool)
+    for members in _groups([root(i) for i in range(count)]):
+        if len(members) == 1:
+            continue
+        longest = max(members, key=lambda k: lengths[k])
+        ends = segments[members].reshape(-1, 2)
+        positions = (ends - starts[longest]) @ directions[longest]
+        joined[members[0]] = (ends[int(np.argmin(positions))], ends[int(np.argmax(positions))])
+        kept[members[1:]] = False  # a chain takes its first piece's place in the list
+    return joined[kept]
+
+
+def _on_one_line(segments, starts, directions, lengths, lines, others, gap: float) -> np.ndarray:
+    """For each pair (lines[k], others[k]): whether both ends of the other segment lie within PIECE_OFFSET of the
+    line's segment's line, and at most `gap` beyond its ends along it."""
+    offsets = segments[others] - starts[lines][:, None, :]  # [pair, end, xy]
+    along_line = directions[lines][:, None, :]
+    along = (offsets * along_line).sum(axis=2)
+    across = np.abs(offsets[..., 0] * along_line[..., 1] - offsets[..., 1] * along_line[..., 0]).max(axis=1)
+    beyond = np.maximum(along.min(axis=1) - lengths[lines], -along.max(axis=1))
+    return (across <= PIECE_OFFSET) & (beyond <= gap)
+
+
+def _groups(roots: list[int]) -> list[list[int]]:
+    """The indices sharing each root, in order of their first index."""
+    by_root: dict[int, list[int]] = {}
+    for index, each in enumerate(roots):
+        by_root.setdefault(each, []).append(index)
+    return list(by_root.values())
