@@ -97,6 +97,8 @@ def _joined(segments: np.ndarray, gap: float) -> np.ndarray:
         return segments
     near = _on_one_line(segments, starts, directions, lengths, first, second, gap) & \
         _on_one_line(segments, starts, directions, lengths, second, first, gap)
+    if not near.any():
+        return segments
     group = list(range(count))  # union-find over the pairs that are near
 
     def root(i: int) -> int:
@@ -105,14 +107,14 @@ def _joined(segments: np.ndarray, gap: float) -> np.ndarray:
             i = group[i]
         return i
 
-    pairs = list(zip(first[near].tolist(), second[near].tolist()))
-    if not pairs:
-        return segments
-    for i, j in pairs:
+    for i, j in zip(first[near].tolist(), second[near].tolist()):
         group[root(i)] = root(j)
+    chains: dict[int, list[int]] = {}  # by root, in order of their first piece
+    for i in range(count):
+        chains.setdefault(root(i), []).append(i)
     joined = segments.copy()
     kept = np.ones(count, bool)
-    for members in _groups([root(i) for i in range(count)]):
+    for members in chains.values():
         if len(members) == 1:
             continue
         longest = max(members, key=lambda k: lengths[k])
@@ -132,11 +134,3 @@ def _on_one_line(segments, starts, directions, lengths, lines, others, gap: floa
     across = np.abs(offsets[..., 0] * along_line[..., 1] - offsets[..., 1] * along_line[..., 0]).max(axis=1)
     beyond = np.maximum(along.min(axis=1) - lengths[lines], -along.max(axis=1))
     return (across <= PIECE_OFFSET) & (beyond <= gap)
-
-
-def _groups(roots: list[int]) -> list[list[int]]:
-    """The indices sharing each root, in order of their first index."""
-    by_root: dict[int, list[int]] = {}
-    for index, each in enumerate(roots):
-        by_root.setdefault(each, []).append(index)
-    return list(by_root.values())
