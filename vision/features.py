@@ -228,9 +228,18 @@ def _chroma_stats(regions: list[np.ndarray], white: np.ndarray) -> np.ndarray:
     return stats.ravel()
 
 
-def card_features(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | None = None) -> np.ndarray:
+# The features card_features has computed at each of its looks, as indices into its vector: first the emblem's
+# gradient histograms and coarse levels and the badge's white print (a third of the cost, most of the card head's
+# score), then everything but the part highlights and the icon's print (two thirds of the cost).
+LOOKS = (np.r_[0:COLOUR.start, COLOUR.stop + 2:SILHOUETTE_HOG.stop], np.arange(SILHOUETTE_HOG.stop))
+
+
+def card_features(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | None = None,
+                  give_up=None) -> np.ndarray | None:
     """The feature vector of the card whose own TL, TR, BR, BL corners lie at `corners` in a BGR uint8 frame.
-    `badge` is the badge's offset, if `badge_fit` has found it already."""
+    `badge` is the badge's offset, if `badge_fit` has found it already. `give_up(look, features)`, if given, is
+    shown the features computed by each look (LOOKS[look], in that order) and may stop there by returning True:
+    then None."""
     import cv2
 
     corners = np.asarray(corners, np.float64)
@@ -246,10 +255,15 @@ def card_features(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | No
         emblem = cv2.resize(big, EMBLEM_SIZE, interpolation=cv2.INTER_AREA)
     else:
         emblem = _warp(frame, emblem_map, EMBLEM_BOX, EMBLEM_SIZE)
-    overview = _warp(frame, to_image, (0, 0, CARD_WIDTH, CARD_HEIGHT), OVERVIEW_SIZE)
     gray = cv2.cvtColor(emblem, cv2.COLOR_BGR2GRAY).astype(np.float32)
     normalised, gray_mean, gray_std = _standardised(gray)
     coarse = cv2.resize(normalised, (EMBLEM_SIZE[0] // 2, EMBLEM_SIZE[1] // 2), interpolation=cv2.INTER_AREA)
+    emblem_gradients = _gradient_histograms(normalised)
+    badge_print = _white_print(frame, emblem_map, shrink, BADGE_BOX, BADGE_SIZE)
+    if give_up is not None and give_up(
+            0, np.concatenate([emblem_gradients, coarse.ravel() * 0.05, badge_print]).astype(np.float32)):
+        return None
+    overview = _warp(frame, to_image, (0, 0, CARD_WIDTH, CARD_HEIGHT), OVERVIEW_SIZE)
     pixels = emblem.reshape(-1, 3)
     rank = int(0.97 * (len(pixels) - 1))
     white = np.partition(pixels, rank, axis=0)[rank].astype(np.float32) + 1.0
@@ -263,9 +277,11 @@ def card_features(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | No
     left = overview[:, : OVERVIEW_SIZE[0] // 4]
     colour = _chroma_stats([badge, stripe, left, overview], white)
     brightness = np.array([gray_mean / 255, gray_std / 128])
-    return np.concatenate([_gradient_histograms(normalised), coarse.ravel() * 0.05, colour * 2.0, brightness,
-                           _white_print(frame, emblem_map, shrink, BADGE_BOX, BADGE_SIZE),
-                           _part_highlights(frame, emblem_map) * 3.0,
+    looked = np.concatenate([emblem_gradients, coarse.ravel() * 0.05, colour * 2.0, brightness, badge_print]
+                            ).astype(np.float32)
+    if give_up is not None and give_up(1, looked):
+        return None
+    return np.concatenate([looked, _part_highlights(frame, emblem_map) * 3.0,
                            _white_print(frame, emblem_map, shrink, ICON_BOX, ICON_SIZE), [1.0]]).astype(np.float32)
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import CARD_ASPECT
+from .early_look import EarlyLook
 from .features import icon_print_share
 from .placements import (LONGEST_COLUMN, anchored_cards, card_shaped, card_size_near, card_with_ends_of,
                          cards_at_corner, cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized,
@@ -327,6 +328,9 @@ class Recogniser:
         except ModelError as error:
             self.model_error = str(error)
         self.badge_gate = recorded_badge_gate(self.model.about) if self.model is not None else BADGE_GATE
+        # Most places past the badge gate hold no card: where the first features show it surely, the rest are not
+        # computed (vision.early_look). None for a model with no record of it for its card head.
+        self.early_look = EarlyLook.of(self.model)
 
     def scan(self, frame) -> ScanResult:
         started = time.perf_counter()
@@ -673,19 +677,22 @@ class Recogniser:
 
     def _read(self, image: np.ndarray, cards: list[np.ndarray], gate: float | None = None) -> list[dict]:
         """Per card (corners): the model's probabilities per head, and its feature vector under FEATURES. A place
-        whose badge corner matches the badge figure less than `gate` (the model's badge gate unless given) reads as
-        no card, unread."""
+        whose badge corner matches the badge figure less than `gate` (the model's badge gate unless given), or whose
+        first features show that it reads below the early look's floor, reads as no card, unread."""
         from .features import badge_fit, card_features
 
         gate = self.badge_gate if gate is None else gate
         fits = [badge_fit(image, c) for c in cards]
         passes = [match >= gate for match, _ in fits]  # False for NaN too, from a flat place
         blank = np.zeros(self.model.feature_count, np.float32)
+        if any(passes):
+            rows = [card_features(image, c, offset, self.early_look) if passed else None
+                    for c, (_, offset), passed in zip(cards, fits, passes)]
+            passes = [row is not None for row in rows]  # the early look gives up on most places that hold no card
         if not any(passes):  # the common case: no card at all, and the model's answer for it is known
             return [{head: values.copy() for head, values in self._unread.items()} | {FEATURES: blank.copy()}
                     for _ in cards]
-        features = np.stack([card_features(image, c, offset) if passed else blank
-                             for c, (_, offset), passed in zip(cards, fits, passes)])
+        features = np.stack([blank if row is None else row for row in rows])
         probabilities = self.model.probabilities(features)
         for i, passed in enumerate(passes):
             if not passed:
