@@ -20,9 +20,9 @@ def _counting_features(monkeypatch):
     calls = []
     real = vision.features.card_features
 
-    def counted(frame, corners, badge=None):
+    def counted(frame, corners, badge=None, give_up=None):
         calls.append(np.asarray(corners))
-        return real(frame, corners, badge)
+        return real(frame, corners, badge, give_up)
 
     monkeypatch.setattr(vision.features, "card_features", counted)
     return calls
