@@ -89,9 +89,9 @@ def learned_record(model: CardModel, features: np.ndarray, about_scenes: str) ->
             "card head": card_head_digest(model), "learned from": about_scenes}
 
 
-def places_read(scenes: int, progress=None) -> np.ndarray:
-    """The whole feature vectors of every place the recogniser reads past the badge gate in training scenes, with the
-    early look off."""
+def places_read(scenes: int, params=None, progress=None) -> np.ndarray:
+    """The whole feature vectors of every place the recogniser (with `params`, the shipped ones unless given) reads
+    past the badge gate in training scenes, with the early look off."""
     import cv2
 
     from .bench import bench_cards
@@ -109,7 +109,9 @@ def places_read(scenes: int, progress=None) -> np.ndarray:
             rows.extend(reading[FEATURES] for reading in readings if BADGE_MATCH in reading)
             return readings
 
-    recogniser = Recording()
+    recogniser = Recording(params)
+    if recogniser.model is None:
+        raise ValueError(recogniser.model_error)
     recogniser.early_look = None
     card_ids = [card.id for card in bench_cards(False)]
     kinds = [(printing, False) for printing in PRINTINGS] + [(PRINTINGS[0], True)]
@@ -130,7 +132,8 @@ def main(argv=None) -> int:
     from .model import DEFAULT_MODEL
 
     parser = argparse.ArgumentParser(prog="python -m vision.early_look", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--scenes", type=int, default=40, help="training scenes of each kind (six kinds)")
+    parser.add_argument("--scenes", type=int, default=40, help="training scenes of each kind (six kinds: each printing "
+                                                                 "in PRINTINGS, and pushed together)")
     parser.add_argument("--params", default=str(DEFAULT_MODEL), help="the parameter file to record it in")
     args = parser.parse_args(argv)
     if not scans_available():
@@ -138,13 +141,20 @@ def main(argv=None) -> int:
         return 1
     import json
 
+    from .model import ModelError
+
     path = Path(args.params)
-    data = json.loads(path.read_text(encoding="utf-8"))
-    model = CardModel.from_json(data)
-    features = places_read(args.scenes, progress=lambda done, total: print(f"\r{done}/{total} scenes", end="",
-                                                                          flush=True))
-    record = learned_record(model, features, f"{len(features)} places read in {6 * args.scenes} training scenes, "
-                                             f"seeds {LEARNING_SEED}-{LEARNING_SEED + 5}")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        model = CardModel.from_json(data)
+    except (OSError, ValueError, TypeError, ModelError) as error:
+        print(f"cannot read the recogniser parameters at {path}: {error}", flush=True)
+        return 1
+    kinds = len(PRINTINGS) + 1
+    features = places_read(args.scenes, path, progress=lambda done, total: print(f"\r{done}/{total} scenes", end="",
+                                                                                flush=True))
+    record = learned_record(model, features, f"{len(features)} places read in {kinds * args.scenes} training scenes, "
+                                             f"seeds {LEARNING_SEED}-{LEARNING_SEED + kinds - 1}")
     data["about"] = dict(data.get("about", {})) | {RECORD: record}
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps(data, separators=(",", ":")), encoding="utf-8")

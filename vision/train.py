@@ -289,6 +289,11 @@ def main(argv=None) -> int:
                   only=tuple(args.only) if args.only else None)
     model.save(args.out)
     print(f"wrote {args.out}")
+    from . import early_look
+
+    if early_look.EarlyLook.of(model) is None:  # a new card head: the bound learned for the old one does not hold
+        print("learning the early look for the new card head (python -m vision.early_look)", flush=True)
+        return early_look.main(["--params", args.out])
     return 0
 
 

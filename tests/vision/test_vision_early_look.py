@@ -120,3 +120,22 @@ def test_no_place_the_shipped_early_look_gives_up_on_would_have_read_as_a_card(r
             frame = generator.random_scene().frame
             assert recogniser.scan(frame).cards == without_look.scan(frame).cards, seed
     assert len(given_up) >= 10 and max(given_up) < FLOOR
+
+
+def test_training_a_new_card_head_learns_its_early_look_and_relearning_another_head_keeps_it(monkeypatch, tmp_path):
+    """`python -m vision.train` writes a new model; where its card head is new, the bound learned for the old one
+    does not hold, so training goes on to learn the early look for it (into the same file)."""
+    import vision.train
+
+    shipped = CardModel.load()
+    learned = []
+    monkeypatch.setattr(early_look, "main", lambda argv: learned.append(argv) or 0)
+    for new_card_head in (False, True):
+        model = copy.deepcopy(shipped)
+        if new_card_head:
+            model.weights["card"] = model.weights["card"] * 1.01
+        monkeypatch.setattr(vision.train, "train", lambda *args, **kwargs: model)
+        out = tmp_path / f"model-{new_card_head}.json"
+        assert vision.train.main(["--out", str(out)]) == 0
+        assert out.is_file()
+        assert learned == ([["--params", str(out)]] if new_card_head else []), new_card_head
