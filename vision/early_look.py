@@ -17,6 +17,8 @@ it, with a digest of the card head it holds for, in the shipped parameters' `abo
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import functools
 import hashlib
 import math
 from dataclasses import dataclass
@@ -50,7 +52,8 @@ def _card_minus_not(model: CardModel) -> np.ndarray:
 @dataclass(frozen=True)
 class EarlyLook:
     weights: tuple[np.ndarray, ...]  # per look, the card head's weights over its features ("card" minus "not a card")
-    least_scores: tuple[float, ...]  # per look, a score below this leaves the place below FLOOR whatever the rest adds
+    rest_at_most: tuple[float, ...]  # per look, the most the features not yet computed add to the score (and a margin)
+    floor: float = FLOOR  # the card probability below which a place the look gives up on surely reads
 
     @classmethod
     def of(cls, model: CardModel | None) -> "EarlyLook | None":
@@ -59,20 +62,29 @@ class EarlyLook:
         if not isinstance(record, dict) or record.get("card head") != card_head_digest(model):
             return None
         try:
-            rest_at_most = [float(value) for value in record["rest at most"]]
+            rest_at_most = tuple(float(value) for value in record["rest at most"])
         except (KeyError, TypeError, ValueError):
             return None
         if len(rest_at_most) != len(LOOKS) or not all(math.isfinite(value) for value in rest_at_most):
             return None
-        # The card probability is a logistic function of SHARPNESS times the score (a two-way softmax).
-        floor_score = math.log(FLOOR / (1 - FLOOR)) / SHARPNESS
         card_minus_not = _card_minus_not(model)
-        return cls(tuple(card_minus_not[look] for look in LOOKS),
-                   tuple(floor_score - rest for rest in rest_at_most))
+        return cls(tuple(card_minus_not[look] for look in LOOKS), rest_at_most)
+
+    def at_least(self, probability: float) -> "EarlyLook":
+        """The same look for a reader that makes nothing of a place reading below `probability` as a card (one that
+        takes only places reading surely as cards can give up on more)."""
+        return dataclasses.replace(self, floor=probability)
+
+    @functools.cached_property
+    def least_scores(self) -> tuple[float, ...]:
+        """Per look, the score below which the place reads below the floor whatever the rest adds: the card
+        probability is a logistic function of SHARPNESS times the score (a two-way softmax)."""
+        floor_score = math.log(self.floor / (1 - self.floor)) / SHARPNESS
+        return tuple(floor_score - rest for rest in self.rest_at_most)
 
     def __call__(self, look: int, features: np.ndarray) -> bool:
         """Whether a place whose features seen by `look` (an index into LOOKS) are `features` surely reads below
-        FLOOR as a card."""
+        the floor as a card."""
         return float(features.astype(np.float64) @ self.weights[look]) < self.least_scores[look]
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import CARD_ASPECT
-from .early_look import EarlyLook
+from .early_look import FLOOR, EarlyLook
 from .features import icon_print_share
 from .placements import (LONGEST_COLUMN, anchored_cards, card_shaped, card_size_near, card_with_ends_of,
                          cards_at_corner, cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized,
@@ -331,6 +331,7 @@ class Recogniser:
         # Most places past the badge gate hold no card: where the first features show it surely, the rest are not
         # computed (vision.early_look). None for a model with no record of it for its card head.
         self.early_look = EarlyLook.of(self.model)
+        self._early_looks: dict[float, EarlyLook] = {}
 
     def scan(self, frame) -> ScanResult:
         started = time.perf_counter()
@@ -605,8 +606,11 @@ class Recogniser:
                     grown += 1
                 # Snapped before it is judged: a neighbour inherits its card's corner error, and a card a few
                 # pixels off its own edges can read as no card (its badge or icon cut off).
-                card_probabilities = self._read(image, [neighbour])[0]
-                neighbour, card_probabilities = self._snap_card(image, full_gray, neighbour, card_probabilities)
+                # Only a neighbour reading at least LONE_CARD is taken: below it, how much less it reads matters to
+                # nothing that follows.
+                card_probabilities = self._read(image, [neighbour], at_least=LONE_CARD)[0]
+                neighbour, card_probabilities = self._snap_card(image, full_gray, neighbour, card_probabilities,
+                                                                at_least=LONE_CARD)
                 if card_probabilities["card"][0] < LONE_CARD and across and np.abs(unsnapped - points).max() > 1.0:
                     # Snapping can turn a card a degree or two onto its neighbour's edge, which the place beside it
                     # doubles: there, the place beside the card as it was found.
@@ -675,10 +679,12 @@ class Recogniser:
                     return readings
         return readings
 
-    def _read(self, image: np.ndarray, cards: list[np.ndarray], gate: float | None = None) -> list[dict]:
+    def _read(self, image: np.ndarray, cards: list[np.ndarray], gate: float | None = None,
+              at_least: float = FLOOR) -> list[dict]:
         """Per card (corners): the model's probabilities per head, and its feature vector under FEATURES. A place
         whose badge corner matches the badge figure less than `gate` (the model's badge gate unless given), or whose
-        first features show that it reads below the early look's floor, reads as no card, unread."""
+        first features show that it reads below `at_least` as a card (the least the caller makes anything of; the
+        early look's FLOOR unless given), reads as no card, unread."""
         from .features import badge_fit, card_features
 
         gate = self.badge_gate if gate is None else gate
@@ -686,7 +692,8 @@ class Recogniser:
         passes = [match >= gate for match, _ in fits]  # False for NaN too, from a flat place
         blank = np.zeros(self.model.feature_count, np.float32)
         if any(passes):
-            rows = [card_features(image, c, offset, self.early_look) if passed else None
+            give_up = self._early_look(at_least)
+            rows = [card_features(image, c, offset, give_up) if passed else None
                     for c, (_, offset), passed in zip(cards, fits, passes)]
             passes = [row is not None for row in rows]  # the early look gives up on most places that hold no card
         if not any(passes):  # the common case: no card at all, and the model's answer for it is known
@@ -699,6 +706,14 @@ class Recogniser:
                 probabilities["card"][i] = (0.0, 1.0)
         return [{head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]}
                 | ({BADGE_OFFSET: fits[i][1], BADGE_MATCH: fits[i][0]} if passes[i] else {}) for i in range(len(cards))]
+
+    def _early_look(self, at_least: float):
+        """The early look that gives up on places surely reading below `at_least` (one per level, kept)."""
+        if self.early_look is None:
+            return None
+        if at_least not in self._early_looks:
+            self._early_looks[at_least] = self.early_look.at_least(at_least)
+        return self._early_looks[at_least]
 
     @functools.cached_property
     def _unread(self) -> dict[str, np.ndarray]:
@@ -765,7 +780,7 @@ class Recogniser:
             if not places:
                 continue
             candidates = [(self._card(image, place, probabilities, factor), probabilities, place)
-                          for place, probabilities in zip(places, self._read(image, places))
+                          for place, probabilities in zip(places, self._read(image, places, at_least=AGAIN_CARD))
                           if probabilities["card"][0] >= AGAIN_CARD]
             if not candidates:
                 continue
@@ -793,7 +808,7 @@ class Recogniser:
             return None
         if inside_any(place.mean(axis=0), others) or not in_frame(place, image.shape):
             return None
-        again = self._read(image, [place])[0]
+        again = self._read(image, [place], at_least=AGAIN_CARD)[0]
         if again["card"][0] < max(AGAIN_CARD, probabilities["card"][0]):
             return None
         card = self._card(image, place, again, factor)
@@ -806,7 +821,7 @@ class Recogniser:
         candidates = [c for c in candidates if not inside_any(c.mean(axis=0), taken)]
         if not candidates:
             return []
-        found = list(zip(candidates, self._read(image, candidates, self.badge_gate + LONE_GATE_RISE)))
+        found = list(zip(candidates, self._read(image, candidates, self.badge_gate + LONE_GATE_RISE, at_least=bar)))
         return sorted([item for item in found if item[1]["card"][0] >= bar], key=lambda item: -item[1]["card"][0])
 
     def _card_over_outline(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray,
@@ -863,7 +878,7 @@ class Recogniser:
         read with the badge gate `gate` (the model's unless given)."""
         if not candidates:
             return points, probabilities
-        readings = self._read(image, candidates, gate)
+        readings = self._read(image, candidates, gate, at_least=least)  # none reading less can be the answer
         best = int(np.argmax([p["card"][0] for p in readings]))
         if readings[best]["card"][0] < max(least, probabilities["card"][0] - margin):
             return points, probabilities
@@ -891,10 +906,12 @@ class Recogniser:
         probabilities[LEGION_BY_COLOUR] = probabilities["legion"]
         probabilities["legion"] = self.model.legion_probabilities(probabilities["legion"], shape)
 
-    def _snap_card(self, image: np.ndarray, full_gray, points: np.ndarray, probabilities: dict):
+    def _snap_card(self, image: np.ndarray, full_gray, points: np.ndarray, probabilities: dict,
+                   at_least: float = FLOOR):
         """A doubtful card (reading below SNAP_CARD_BELOW as a card), its sides moved onto the nearest strong edges
         (a column's outline can be a little off at one end, and a few pixels of corner error cost parts and
-        ability); the snapped reading is kept if it looks more like a card. `full_gray()` gives the grey frame."""
+        ability); the snapped reading is kept if it looks more like a card. `full_gray()` gives the grey frame;
+        `at_least` is the least card probability the caller makes anything of (see `_read`)."""
         from .detect import refine_at_full_resolution
 
         if probabilities["card"][0] >= SNAP_CARD_BELOW:
@@ -903,7 +920,7 @@ class Recogniser:
         snapped = refine_at_full_resolution(full_gray(), points, SNAP_REACH * width / CARD_ASPECT)
         if np.abs(snapped - points).max() <= 1.0:
             return points, probabilities
-        snapped_probabilities = self._read(image, [snapped])[0]
+        snapped_probabilities = self._read(image, [snapped], at_least=at_least)[0]
         if snapped_probabilities["card"][0] > probabilities["card"][0]:
             return snapped, snapped_probabilities
         return points, probabilities
