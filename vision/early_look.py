@@ -6,7 +6,9 @@ three parts and shows the pipeline what it has after each of the first two (`vis
 emblem's gradients and coarse levels and the badge's white print, which carry most of the score; then the colours
 too. Over every place read in scenes of the training cards, the features not yet computed at a look added at most
 so much to the score. So where what a look has seen, plus that much (and a margin), still leaves the place below
-FLOOR, it reads as no card without the rest, as a place whose badge fails the badge gate does.
+FLOOR, it reads as no card without the rest, as a place whose badge fails the badge gate does. A reader that takes
+only places reading surely as cards (a lone card at 0.85, say) gives up at its own bar instead (`at_least`): how much
+less a place reads below it changes nothing it does.
 
     python -m vision.early_look [--scenes 40]
 
