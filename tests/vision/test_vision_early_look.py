@@ -50,9 +50,12 @@ def test_a_look_that_gives_up_stops_the_features():
         assert looks == list(range(stop_at + 1))
 
 
-def test_the_early_look_holds_only_for_the_card_head_it_was_learned_with():
+def test_the_early_look_holds_only_for_the_card_head_it_was_learned_with(tmp_path):
     shipped = CardModel.load()
     assert EarlyLook.of(shipped) is not None  # the shipped parameters record it
+    shipped.save(tmp_path / "taught.json")  # as teaching saves a model whose card head it keeps
+    reloaded = EarlyLook.of(CardModel.load(tmp_path / "taught.json"))
+    assert reloaded is not None and reloaded.rest_at_most == EarlyLook.of(shipped).rest_at_most
     retrained = copy.deepcopy(shipped)
     retrained.weights["card"] = retrained.weights["card"].copy()
     retrained.weights["card"][0, 0] += 1e-3
