@@ -118,8 +118,8 @@ def places_read(scenes: int, params=None, progress=None) -> np.ndarray:
     rows: list[np.ndarray] = []
 
     class Recording(Recogniser):
-        def _read(self, image, cards, gate=None):
-            readings = super()._read(image, cards, gate)
+        def _read(self, image, cards, gate=None, at_least=FLOOR):
+            readings = super()._read(image, cards, gate, at_least)
             rows.extend(reading[FEATURES] for reading in readings if BADGE_MATCH in reading)
             return readings
 
@@ -133,7 +133,9 @@ def places_read(scenes: int, params=None, progress=None) -> np.ndarray:
         generator = SceneGenerator(LEARNING_SEED + k, card_ids=card_ids, use_scans=scans_available(),
                                    printing=printing, touching=touching)
         for index in range(scenes):
-            recogniser.scan(generator.random_scene().frame)
+            result = recogniser.scan(generator.random_scene().frame)
+            if result.error:  # a scan cut short would leave its places out of the bound
+                raise RuntimeError(f"reading training scene {index} of seed {LEARNING_SEED + k}: {result.error}")
             if progress:
                 progress(k * scenes + index + 1, len(kinds) * scenes)
     return np.stack(rows)

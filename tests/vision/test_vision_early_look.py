@@ -167,3 +167,14 @@ def test_a_higher_floor_gives_up_on_more_and_never_on_a_place_reading_above_it()
         assert all(probabilities[i] < floor for i in given_up[floor])
     assert given_up[FLOOR] <= given_up[0.5] <= given_up[0.85] <= given_up[0.97]
     assert len(given_up[0.97]) > len(given_up[FLOOR])
+
+
+def test_the_places_it_is_learned_from_are_every_place_read_past_the_badge_gate(monkeypatch):
+    """`places_read` (what `python -m vision.early_look` learns from) reads training scenes of each kind with the early
+    look off and keeps the whole vector of every place read past the badge gate."""
+    monkeypatch.setattr(early_look, "PRINTINGS", ((0.0, 1.0), (0.0, 0.6)))
+    rows = early_look.places_read(1)
+    shipped = CardModel.load()
+    assert rows.ndim == 2 and rows.shape[1] == shipped.feature_count and len(rows) >= 10
+    assert np.all(rows[:, -1] == 1.0)  # whole vectors (their constant last feature), none blank
+    assert max(_card_probability(shipped, row) for row in rows) > 0.9  # the cards among them too
