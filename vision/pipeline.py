@@ -692,7 +692,7 @@ class Recogniser:
         passes = [match >= gate for match, _ in fits]  # False for NaN too, from a flat place
         blank = np.zeros(self.model.feature_count, np.float32)
         if any(passes):
-            give_up = self._early_look(at_least)
+            give_up = self._early_look_at(at_least)
             rows = [card_features(image, c, offset, give_up) if passed else None
                     for c, (_, offset), passed in zip(cards, fits, passes)]
             passes = [row is not None for row in rows]  # the early look gives up on most places that hold no card
@@ -707,7 +707,7 @@ class Recogniser:
         return [{head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]}
                 | ({BADGE_OFFSET: fits[i][1], BADGE_MATCH: fits[i][0]} if passes[i] else {}) for i in range(len(cards))]
 
-    def _early_look(self, at_least: float):
+    def _early_look_at(self, at_least: float):
         """The early look that gives up on places surely reading below `at_least` (one per level, kept)."""
         if self.early_look is None:
             return None
