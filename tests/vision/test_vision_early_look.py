@@ -82,8 +82,9 @@ def test_a_learned_record_gives_up_only_below_the_floor_on_the_places_it_was_lea
     model = copy.deepcopy(shipped)
     model.about = dict(model.about) | {early_look.RECORD: learned_record(shipped, rows, "a test")}
     look = EarlyLook.of(model)
+    floor_score = np.log(FLOOR / (1 - FLOOR)) / SHARPNESS
     for index in range(len(LOOKS)):
-        assert look.least_scores[index] + rest_scores(shipped, rows, index).max() < np.log(FLOOR / (1 - FLOOR)) / SHARPNESS
+        assert look.least_scores[index] + rest_scores(shipped, rows, index).max() < floor_score
     given_up = 0
     for row in rows:
         for index, features in enumerate(LOOKS):
