@@ -206,25 +206,35 @@ def _channel_min(pixels: np.ndarray) -> np.ndarray:
 
 def _chroma_stats(regions: list[np.ndarray], white: np.ndarray) -> np.ndarray:
     """Per region: mean chromaticity (normalised r, g, b), the same over its saturated pixels, and mean saturation,
-    after white balance. All regions in one pass: they are tiny, and numpy calls cost more than the arithmetic."""
-    sizes = np.array([r.shape[0] * r.shape[1] for r in regions])
-    balanced = np.concatenate([r.reshape(-1, 3) for r in regions]).astype(np.float32) / white
-    # Summed channel by channel: numpy's sum along such a short axis is ten times slower (and adds in this order).
-    chroma = balanced / ((balanced[:, 0] + balanced[:, 1] + balanced[:, 2])[:, None] + 1e-3)
-    saturation = 1 - 3 * _channel_min(chroma)
+    after white balance. All regions in one pass, one channel to a row: they are tiny, numpy calls cost more than the
+    arithmetic, and a short channel axis is slow to work along."""
+    sizes = [r.shape[0] * r.shape[1] for r in regions]
+    pixels = np.concatenate([r.reshape(-1, 3) for r in regions])
+    balanced = np.empty((3, len(pixels)), np.float32)
+    balanced[...] = pixels.T
+    balanced /= white[:, None]
+    total = balanced[0] + balanced[1]  # summed in numpy's order over a pixel's channels, to the last bit
+    total += balanced[2]
+    total += 1e-3
+    chroma = balanced / total
+    saturation = _channel_min(chroma.T)
+    saturation *= 3
+    np.subtract(1, saturation, out=saturation)
     weights = np.clip(saturation - 0.15, 0, None)
-    # The regions lie one after another, so one segmented sum gives every region's totals at once (over rows:
-    # summing down columns is twice as slow, and adds in the same order).
-    by_row = chroma.T
-    rows = np.empty((8, len(chroma)), np.float64)
-    rows[:3] = by_row
-    np.multiply(by_row, weights, out=rows[3:6])
+    # The regions lie one after another, so one segmented sum gives every region's totals at once.
+    rows = np.empty((8, len(pixels)), np.float64)
+    rows[:3] = chroma
+    np.multiply(chroma, weights, out=rows[3:6])
     rows[6] = saturation
     rows[7] = weights
-    totals = np.add.reduceat(rows, np.concatenate([[0], np.cumsum(sizes)[:-1]]), axis=1).T
-    count = sizes.astype(np.float64)[:, None]
-    stats = np.concatenate([totals[:, :3] / count, totals[:, 3:6] / (totals[:, 7:8] + 1e-3), totals[:, 6:7] / count],
-                           axis=1)
+    starts = np.zeros(len(sizes), np.intp)
+    np.cumsum(sizes[:-1], out=starts[1:])
+    totals = np.add.reduceat(rows, starts, axis=1)
+    count = np.array(sizes, np.float64)
+    stats = np.empty((len(sizes), 7))
+    stats[:, :3] = (totals[:3] / count).T
+    stats[:, 3:6] = (totals[3:6] / (totals[7] + 1e-3)).T
+    stats[:, 6] = totals[6] / count
     return stats.ravel()
 
 

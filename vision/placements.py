@@ -5,6 +5,7 @@ four corners can be one card at all.
 Pure geometry on corner arrays (own TL, TR, BR, BL); the pipeline decides which of these to read."""
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
@@ -501,10 +502,13 @@ def card_size_near(point: np.ndarray, cards: list[np.ndarray]) -> tuple[float, f
     if not cards:
         return None
     x, y = float(point[0]), float(point[1])
-
-    def distance(card: np.ndarray) -> float:
-        # The centre summed corner by corner, as numpy's mean sums them: the same numbers for a fifth of the time.
+    nearest, least = cards[0], math.inf
+    for card in cards:  # this runs for every place a search lays, over every card found so far
+        # The centre summed corner by corner, as numpy's mean sums them, and its distance as np.linalg.norm takes it
+        # (the same numbers, without the checks of either).
         (x0, y0), (x1, y1), (x2, y2), (x3, y3) = card.tolist()
-        return np.linalg.norm(np.array(((x0 + x1 + x2 + x3) / 4 - x, (y0 + y1 + y2 + y3) / 4 - y)))
-
-    return mean_sides(min(cards, key=distance))
+        offset = np.array(((x0 + x1 + x2 + x3) / 4 - x, (y0 + y1 + y2 + y3) / 4 - y))
+        distance = math.sqrt(offset.dot(offset))
+        if distance < least:  # the first of equally near cards, as min() takes
+            nearest, least = card, distance
+    return mean_sides(nearest)

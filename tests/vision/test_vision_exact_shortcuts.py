@@ -1,13 +1,14 @@
-"""The speed-ups of stop 37 compute the same numbers as the numpy calls they replace, to the last bit: the pipeline's
-choices between near-equal places turn on the last bits, so a shortcut that rounded differently would change
-readings (docs/vision.md, "Stop 37")."""
+"""The speed-ups of stops 37 and 44 compute the same numbers as the numpy calls they replace, to the last bit: the
+pipeline's choices between near-equal places turn on the last bits, so a shortcut that rounded differently would
+change readings (docs/vision.md, "Stop 37" and "Stop 44")."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.numpy import arrays
 
 from vision.detect import _card_sized, _large_outline_corners, _quad_from_contour, _snap_offsets
-from vision.features import ORIENTATION_BINS, _gradient_histograms, _standardised
+from vision.features import ORIENTATION_BINS, _chroma_stats, _gradient_histograms, _standardised
+from vision.pipeline import _inner_sample, _spread_and_mean
 from vision.placements import card_size_near, in_frame, mean_sides, rolled
 
 finite = st.floats(-2000, 2000, allow_nan=False, width=64)
@@ -97,3 +98,68 @@ def test_one_blas_thread_limits_numpys_blas_to_one_thread():
     with threadpool_limits(limits=None):  # puts back whatever the suite had after the test
         one_blas_thread()
         assert all(pool["num_threads"] == 1 for pool in threadpool_info() if pool["user_api"] == "blas")
+
+
+def _chroma_stats_plainly(regions, white):
+    """The colour statistics as stop 43 computed them, pixel by pixel along a short channel axis."""
+    sizes = np.array([r.shape[0] * r.shape[1] for r in regions])
+    balanced = np.concatenate([r.reshape(-1, 3) for r in regions]).astype(np.float32) / white
+    chroma = balanced / ((balanced[:, 0] + balanced[:, 1] + balanced[:, 2])[:, None] + 1e-3)
+    saturation = 1 - 3 * np.minimum(np.minimum(chroma[:, 0], chroma[:, 1]), chroma[:, 2])
+    weights = np.clip(saturation - 0.15, 0, None)
+    rows = np.empty((8, len(chroma)), np.float64)
+    rows[:3] = chroma.T
+    np.multiply(chroma.T, weights, out=rows[3:6])
+    rows[6] = saturation
+    rows[7] = weights
+    totals = np.add.reduceat(rows, np.concatenate([[0], np.cumsum(sizes)[:-1]]), axis=1).T
+    count = sizes.astype(np.float64)[:, None]
+    return np.concatenate([totals[:, :3] / count, totals[:, 3:6] / (totals[:, 7:8] + 1e-3), totals[:, 6:7] / count],
+                          axis=1).ravel()
+
+
+regions = st.tuples(st.integers(1, 40), st.integers(1, 50)).flatmap(
+    lambda shape: arrays(np.uint8, shape + (3,)))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(regions, min_size=1, max_size=4), arrays(np.float32, 3, elements=st.floats(1, 256, width=32)))
+def test_chroma_stats_one_channel_to_a_row_are_those_pixel_by_pixel(patches, white):
+    fast, plain = _chroma_stats(patches, white), _chroma_stats_plainly(patches, white)
+    assert fast.dtype == plain.dtype and np.array_equal(fast, plain, equal_nan=True)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from([(8, 12), (3, 5), (1, 1), (62, 96)]).flatmap(lambda shape: arrays(np.uint8, shape)))
+def test_spread_and_mean_are_numpys_std_and_mean_bit_for_bit(levels):
+    assert _spread_and_mean(levels) == (float(levels.std()), float(levels.mean()))
+
+
+def _inner_sample_plainly(image, corners):
+    """`_featureless`'s sample as stop 43 took it, with numpy's mean of the corners."""
+    import cv2
+
+    inner = 0.85 * corners + 0.15 * corners.mean(axis=0)
+    matrix = cv2.getPerspectiveTransform(np.float32(inner), np.float32([[0, 0], [11, 0], [11, 7], [0, 7]]))
+    return cv2.cvtColor(cv2.warpPerspective(image, matrix, (12, 8)), cv2.COLOR_BGR2GRAY)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(0, 2**32 - 1), arrays(np.float64, (4, 2), elements=st.floats(-20, 100, width=64)))
+def test_featureless_samples_where_numpys_mean_of_the_corners_puts_it(seed, corners):
+    image = np.random.default_rng(seed).integers(0, 256, (60, 80, 3), dtype=np.uint8)
+    try:
+        expected = _inner_sample_plainly(image, corners)
+    except Exception:  # corners OpenCV cannot map (three in a line, say): the fast path must fail alike
+        with pytest.raises(Exception):
+            _inner_sample(image, corners)
+        return
+    assert np.array_equal(_inner_sample(image, corners), expected)
+
+
+def test_card_size_near_takes_the_first_of_equally_near_cards_as_min_does():
+    small = np.array([[0.0, 0.0], [100.0, 0.0], [100.0, 64.0], [0.0, 64.0]])
+    large = np.array([[300.0, 0.0], [500.0, 0.0], [500.0, 128.0], [300.0, 128.0]]) - [0.0, 32.0]
+    point = np.array([225.0, 32.0])  # 175 px from either card's centre
+    assert card_size_near(point, [small, large]) == mean_sides(small)
+    assert card_size_near(point, [large, small]) == mean_sides(large)
