@@ -16,7 +16,7 @@ import numpy as np
 from .cards import CARD_ASPECT
 from .frames import border_values
 from .pattern import card_mask, find_pattern, without_pattern
-from .placements import Corner, inside_any, intersect, rolled, shortest_side
+from .placements import Corner, inside_any, intersect, quad_centre, rolled, shortest_side
 
 WORK_LONG_SIDE = 640  # detection runs on a copy about this wide
 MIN_CARD_FRACTION = 0.045
@@ -564,11 +564,11 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
             continue
         kept.append((area, quad))
     for area, quad in sorted(weak, key=lambda item: -item[0]):
-        if not inside_any(quad.mean(axis=0), [other for _, other in kept]):
+        if not inside_any(quad_centre(quad), [other for _, other in kept]):
             kept.append((area, quad))
     for area, quad in sorted(restored, key=lambda item: -item[0]):
         if _edge_support(support, quad) >= RESTORED_SUPPORT and \
-                not inside_any(quad.mean(axis=0), [other for _, other in kept]):
+                not inside_any(quad_centre(quad), [other for _, other in kept]):
             kept.append((area, quad))
     quads = [_order_quad(q) / scale for _, q in kept]
     if scale < 0.9:

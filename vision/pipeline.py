@@ -15,7 +15,8 @@ from .placements import (LONGEST_COLUMN, anchored_cards, card_shaped, card_size_
                          cards_at_corner, cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized,
                          column_cards, column_of_width, completed_variants, grid_cards, icon_centre, in_frame,
                          inside_any, mean_sides, near_any, neighbours, outline_side_sizes, partial_column, quad_area,
-                         quad_corners, rolled, shortest_side, side_sized_cards, split_hypotheses, turned_neighbours)
+                         quad_centre, quad_corners, rolled, shortest_side, side_sized_cards, split_hypotheses,
+                         turned_neighbours)
 from .segments import segment_corners
 from .table_state import SeenCard
 
@@ -206,7 +207,7 @@ def _likelier_way_up_first(card: np.ndarray, middle: np.ndarray) -> tuple[bool, 
 def _sized_like_nearest(card: np.ndarray, cards: list[np.ndarray]) -> bool:
     """Whether the card's width and depth are each within MISSHAPEN_SIZE of the nearest of `cards`' (where there is
     none, nothing to judge by: True)."""
-    size = card_size_near(card.mean(axis=0), cards)
+    size = card_size_near(quad_centre(card), cards)
     if size is None:
         return True
     width, depth = mean_sides(card)
@@ -291,7 +292,7 @@ def _resized_places(gray: np.ndarray, card: np.ndarray, others: list[np.ndarray]
     """The card laid again at the size of the nearest of the `others` from each of its corners (`cards_resized`),
     each as laid and (if `snapped_too`) snapped onto the edges nearby, those card-shaped and in the frame; none where
     its size is within RESIZE_OFF of that card's."""
-    size = card_size_near(card.mean(axis=0), others)
+    size = card_size_near(quad_centre(card), others)
     if size is None:
         return []
     own = mean_sides(card)
@@ -428,7 +429,7 @@ class Recogniser:
         outlines = find_outlines(image, full_gray())
         lap("outlines")
         for quad in outlines.quads[:MAX_QUADS]:
-            if inside_any(quad.mean(axis=0), taken):
+            if inside_any(quad_centre(quad), taken):
                 continue
             readings = self._readings(image, quad)
             if not readings:
@@ -466,7 +467,7 @@ class Recogniser:
                     unexplained.append(quad)
                 chosen.sort(key=lambda item: -item[1]["card"][0])
             for points, card_probabilities in chosen:
-                if inside_any(points.mean(axis=0), taken):
+                if inside_any(quad_centre(points), taken):
                     continue
                 points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
                 if accept(points, card_probabilities):
@@ -477,21 +478,21 @@ class Recogniser:
 
         judging_misshapen_later = False
         for points, card_probabilities in misshapen:
-            if not inside_any(points.mean(axis=0), taken) and _sized_like_nearest(points, taken):
+            if not inside_any(quad_centre(points), taken) and _sized_like_nearest(points, taken):
                 take(points, card_probabilities)
         lap("columns")
         # A column cut short by a hand or an arm does not read as whole cards, but its free end does (if the
         # outline is as wide as a card here: most such outlines are fragments of art).
         for quad in low:
-            size = card_size_near(quad.mean(axis=0), taken)
-            if size is None or inside_any(quad.mean(axis=0), taken):
+            size = card_size_near(quad_centre(quad), taken)
+            if size is None or inside_any(quad_centre(quad), taken):
                 continue
             # An outline with one corner pulled off (grain or a neighbour welded on) reads as nothing; with that
             # corner put back where the other three say, it may be a column of the nearby cards' width.
             completed = self._completed_column(image, full_gray(), quad, size)
             if completed is not None:
                 for points, card_probabilities in completed:
-                    if not inside_any(points.mean(axis=0), taken):
+                    if not inside_any(quad_centre(points), taken):
                         points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
                         if accept(points, card_probabilities):
                             partial.append(taken[-1])
@@ -507,8 +508,8 @@ class Recogniser:
         # table: the rest can be lost in a table of its own colour (dark art on a dark cloth, a white border on a
         # pale one). Cards are laid over it from its squarest corners.
         for quad in unexplained:
-            size = card_size_near(quad.mean(axis=0), taken)
-            if size is None or inside_any(quad.mean(axis=0), taken):
+            size = card_size_near(quad_centre(quad), taken)
+            if size is None or inside_any(quad_centre(quad), taken):
                 continue
             # First cards of the nearest card's size; where none is found, cards sized by the outline's own sides
             # (perspective can make a card far from the nearest one a fifth larger or smaller).
@@ -548,7 +549,7 @@ class Recogniser:
                         (size is not None and near_any(corner.point, taken, NEAR_TAKEN * size[1])):
                     continue  # out of tries, or a corner of a card already found (or of its column)
                 cards = side_sized_cards(corner, size, widths) if by_side else cards_at_corner(corner, size)
-                if not cards or inside_any(cards[0].mean(axis=0), taken):
+                if not cards or inside_any(quad_centre(cards[0]), taken):
                     continue
                 tries[kind] += 1
                 cards = [card for card in cards if not _featureless(image, card)]  # bare table: not worth a reading
@@ -560,7 +561,7 @@ class Recogniser:
         # Around the outlines that explained nothing, a card's edges can still be straight lines where its outline
         # was lost (a pale card on a pale cloth) or ran into an arm or the next column: cards of the nearest card's
         # size are laid from the corners two such lines make, the squarest first.
-        regions = [quad.mean(axis=0) for quad in unexplained] + [corner.point for corner in outlines.corners]
+        regions = [quad_centre(quad) for quad in unexplained] + [corner.point for corner in outlines.corners]
         looked = corners_tried = 0
         for around in regions:
             size = card_size_near(around, taken)
@@ -576,7 +577,7 @@ class Recogniser:
                 if near_any(corner.point, taken, NEAR_TAKEN * size[1]):
                     continue  # a corner of a card already found
                 cards = [card for card in cards_at_edge_corner(corner, size) if in_frame(card, image.shape)
-                         and not inside_any(card.mean(axis=0), taken) and not _featureless(image, card)]
+                         and not inside_any(quad_centre(card), taken) and not _featureless(image, card)]
                 if not cards:
                     continue
                 tried_here += 1
@@ -614,7 +615,7 @@ class Recogniser:
                 if (beside >= MAX_SIDE_TRIES if across else grown >= MAX_NEIGHBOUR_TRIES) or \
                         not in_frame(neighbour, image.shape):
                     continue
-                if inside_any(neighbour.mean(axis=0), taken):
+                if inside_any(quad_centre(neighbour), taken):
                     continue  # a card found already (the rest of a column read whole): no try used up
                 if _featureless(image, neighbour, DIM_CARD_SPREAD):
                     continue  # bare table: not worth a reading
@@ -633,7 +634,7 @@ class Recogniser:
                     # Snapping can turn a card a degree or two onto its neighbour's edge, which the place beside it
                     # doubles: there, the place beside the card as it was found.
                     laid = neighbours(unsnapped)[side]
-                    if in_frame(laid, image.shape) and not inside_any(laid.mean(axis=0), taken):
+                    if in_frame(laid, image.shape) and not inside_any(quad_centre(laid), taken):
                         neighbour, card_probabilities = self._surest_instead(
                             image, [laid], neighbour, card_probabilities, least=LONE_CARD)
                 if card_probabilities["card"][0] < LONE_CARD and not across:
@@ -653,11 +654,11 @@ class Recogniser:
         # are of different heights (an L) the cells lie off the cards, and one read surely there would take the place
         # of a card that the searches above find.
         for quad in unexplained:
-            size = card_size_near(quad.mean(axis=0), taken)
+            size = card_size_near(quad_centre(quad), taken)
             if size is None:
                 continue
             for points, card_probabilities in self._lone_cards(image, grid_cards(quad, size), taken, GRID_CARD):
-                if inside_any(points.mean(axis=0), taken):
+                if inside_any(quad_centre(points), taken):
                     continue  # the same card laid the other way up, taken already
                 points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
                 accept(points, card_probabilities)
@@ -794,7 +795,7 @@ class Recogniser:
                 continue
             others = taken[:i] + taken[i + 1:]
             places = _laid_on_sides(gray, taken[i]) + _resized_places(gray, taken[i], others, image.shape)
-            places = [place for place in places if not inside_any(place.mean(axis=0), others)]
+            places = [place for place in places if not inside_any(quad_centre(place), others)]
             if not places:
                 continue
             candidates = [(self._card(image, place, probabilities, factor), probabilities, place)
@@ -824,7 +825,7 @@ class Recogniser:
         moved = np.abs(place - points).max()
         if not ENDS_MOVED[0] * width < moved <= ENDS_MOVED[1] * width:
             return None
-        if inside_any(place.mean(axis=0), others) or not in_frame(place, image.shape):
+        if inside_any(quad_centre(place), others) or not in_frame(place, image.shape):
             return None
         again = self._read(image, [place], at_least=AGAIN_CARD)[0]
         if again["card"][0] < max(AGAIN_CARD, probabilities["card"][0]):
@@ -836,7 +837,7 @@ class Recogniser:
                     bar: float = LONE_CARD) -> list:
         """The candidate cards that on their own look unmistakably like cards (at least `bar`), with their
         probabilities."""
-        candidates = [c for c in candidates if not inside_any(c.mean(axis=0), taken)]
+        candidates = [c for c in candidates if not inside_any(quad_centre(c), taken)]
         if not candidates:
             return []
         found = list(zip(candidates, self._read(image, candidates, self.badge_gate + LONE_GATE_RISE, at_least=bar)))

@@ -61,10 +61,17 @@ class Corner(NamedTuple):
 def mean_sides(quad: np.ndarray) -> tuple[float, float]:
     """The quad's mean length across (its 0-1 and 3-2 sides) and down (its 0-3 and 1-2 sides); for a card's own
     corners, its width and depth."""
-    # As one array: numpy's per-call overhead is most of the cost of four norms, and this runs hundreds of times
-    # a frame.
-    steps = quad[[1, 2, 3, 2]] - quad[[0, 3, 0, 1]]
-    top, bottom, left, right = np.sqrt((steps * steps).sum(axis=1)).tolist()
+    if quad.shape != (4, 2) or quad.dtype != np.float64:
+        steps = quad[[1, 2, 3, 2]] - quad[[0, 3, 0, 1]]
+        top, bottom, left, right = np.sqrt((steps * steps).sum(axis=1)).tolist()
+        return (top + bottom) / 2, (left + right) / 2
+    # In floats, as numpy computes them for four float64 corners (the same roundings, one after another): numpy's
+    # per-call overhead is most of the cost of four norms, and this runs hundreds of times a frame.
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
+    top = math.sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0))
+    bottom = math.sqrt((x2 - x3) * (x2 - x3) + (y2 - y3) * (y2 - y3))
+    left = math.sqrt((x3 - x0) * (x3 - x0) + (y3 - y0) * (y3 - y0))
+    right = math.sqrt((x2 - x1) * (x2 - x1) + (y2 - y1) * (y2 - y1))
     return (top + bottom) / 2, (left + right) / 2
 
 
@@ -105,7 +112,20 @@ def grid_cards(quad: np.ndarray, size: tuple[float, float], tolerance: float = G
 
 def shortest_side(quad: np.ndarray) -> float:
     """The length of the quad's shortest side in pixels (for a card or column, about its depth or width)."""
-    return min(np.linalg.norm(quad - rolled(quad, -1), axis=1))
+    if quad.shape != (4, 2) or quad.dtype != np.float64:
+        return min(np.linalg.norm(quad - rolled(quad, -1), axis=1))
+    return min(_side_lengths(quad))
+
+
+def _side_lengths(quad: np.ndarray) -> list[float]:
+    """The lengths of a float64 quad's sides (side i runs from corner i to corner i + 1) in floats, rounded as numpy
+    rounds them for such an array: four norms through numpy cost more than the arithmetic."""
+    corners = quad.tolist()
+    lengths = []
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1]):
+        dx, dy = x0 - x1, y0 - y1
+        lengths.append(math.sqrt(dx * dx + dy * dy))
+    return lengths
 
 
 def quad_area(quad: np.ndarray) -> float:
@@ -355,6 +375,8 @@ def side_sized_cards(corner: Corner, size: tuple[float, float] | None,
 def card_shaped(card: np.ndarray) -> bool:
     """Whether four corners can be one card seen by a camera tilted up to about 25 degrees: corners near right
     angles, opposite sides nearly equal, sides in about the card's proportions."""
+    if card.shape == (4, 2) and card.dtype == np.float64:
+        return _card_shaped_in_floats(card)
     sides = card - rolled(card, 1)  # side i ends at corner i
     lengths = np.sqrt((sides * sides).sum(axis=1))  # np.linalg.norm's own sum, without its checks
     if lengths.min() < 1e-6:
@@ -363,6 +385,25 @@ def card_shaped(card: np.ndarray) -> bool:
     cosines = -(sides * following).sum(axis=1) / (lengths * rolled(lengths, -1))
     if np.abs(cosines).max() > _MAX_CORNER_COSINE:
         return False
+    if max(lengths[0] / lengths[2], lengths[2] / lengths[0], lengths[1] / lengths[3], lengths[3] / lengths[1]) > \
+            MAX_OPPOSITE_RATIO:
+        return False
+    aspect = (lengths[1] + lengths[3]) / (lengths[0] + lengths[2]) / CARD_ASPECT
+    return MIN_ASPECT < aspect < 1 / MIN_ASPECT
+
+
+def _card_shaped_in_floats(card: np.ndarray) -> bool:
+    """`card_shaped` of four float64 corners, in floats: the same numbers, rounded one after another as numpy rounds
+    them, for a fifth of the time (this judges most places the searches lay)."""
+    corners = card.tolist()
+    sides = [(x1 - x0, y1 - y0) for (x0, y0), (x1, y1) in zip(corners[-1:] + corners[:-1], corners)]  # ends at i
+    lengths = [math.sqrt(x * x + y * y) for x, y in sides]
+    if min(lengths) < 1e-6:
+        return False
+    for i in range(4):
+        (x, y), (next_x, next_y) = sides[i], sides[(i + 1) % 4]
+        if abs(-(x * next_x + y * next_y) / (lengths[i] * lengths[(i + 1) % 4])) > _MAX_CORNER_COSINE:
+            return False
     if max(lengths[0] / lengths[2], lengths[2] / lengths[0], lengths[1] / lengths[3], lengths[3] / lengths[1]) > \
             MAX_OPPOSITE_RATIO:
         return False
@@ -479,6 +520,16 @@ def in_frame(card: np.ndarray, shape) -> bool:
     drawn out, and such a reading can pass for a card."""
     height, width = shape[:2]
     return all(0 <= x < width and 0 <= y < height for x, y in card.tolist())  # four points: numpy costs more
+
+
+def quad_centre(quad: np.ndarray):
+    """quad.mean(axis=0), to the last bit: four float64 corners are summed one after another, as numpy sums them, into
+    an (x, y) pair of floats, for a fifth of the time (the searches ask it of every place they lay, to test it against
+    the cards found). Anything else goes to numpy."""
+    if quad.shape != (4, 2) or quad.dtype != np.float64:
+        return quad.mean(axis=0)
+    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
+    return (x0 + x1 + x2 + x3) / 4, (y0 + y1 + y2 + y3) / 4
 
 
 def inside_any(point: np.ndarray, quads) -> bool:

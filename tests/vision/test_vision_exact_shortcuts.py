@@ -9,7 +9,8 @@ from hypothesis.extra.numpy import arrays
 from vision.detect import _card_sized, _large_outline_corners, _quad_from_contour, _snap_offsets
 from vision.features import ORIENTATION_BINS, _chroma_stats, _gradient_histograms, _standardised
 from vision.pipeline import _inner_sample, _spread_and_mean
-from vision.placements import card_size_near, in_frame, mean_sides, rolled
+from vision.placements import (CARD_ASPECT, MAX_OPPOSITE_RATIO, MIN_ASPECT, _MAX_CORNER_COSINE, card_shaped,
+                               card_size_near, in_frame, mean_sides, quad_centre, rolled, shortest_side)
 
 finite = st.floats(-2000, 2000, allow_nan=False, width=64)
 
@@ -163,3 +164,50 @@ def test_card_size_near_takes_the_first_of_equally_near_cards_as_min_does():
     point = np.array([225.0, 32.0])  # 175 px from either card's centre
     assert card_size_near(point, [small, large]) == mean_sides(small)
     assert card_size_near(point, [large, small]) == mean_sides(large)
+
+
+quads64 = arrays(np.float64, (4, 2), elements=st.floats(-2000, 2000, allow_nan=False, width=64))
+
+
+@settings(max_examples=300, deadline=None)
+@given(quads64)
+def test_quad_centre_is_numpys_mean_of_the_corners(quad):
+    assert tuple(quad_centre(quad)) == tuple(quad.mean(axis=0))
+    single = quad.astype(np.float32)  # numpy sums float32 corners in float32: left to numpy
+    assert np.array_equal(quad_centre(single), single.mean(axis=0))
+
+
+@settings(max_examples=300, deadline=None)
+@given(quads64)
+def test_side_lengths_in_floats_are_numpys(quad):
+    steps = quad[[1, 2, 3, 2]] - quad[[0, 3, 0, 1]]
+    top, bottom, left, right = np.sqrt((steps * steps).sum(axis=1)).tolist()
+    assert mean_sides(quad) == ((top + bottom) / 2, (left + right) / 2)
+    assert shortest_side(quad) == min(np.linalg.norm(quad - rolled(quad, -1), axis=1))
+
+
+def _card_shaped_plainly(card):
+    """`card_shaped` as stop 43 computed it, on arrays."""
+    sides = card - rolled(card, 1)
+    lengths = np.sqrt((sides * sides).sum(axis=1))
+    if lengths.min() < 1e-6:
+        return False
+    cosines = -(sides * rolled(sides, -1)).sum(axis=1) / (lengths * rolled(lengths, -1))
+    if np.abs(cosines).max() > _MAX_CORNER_COSINE:
+        return False
+    if max(lengths[0] / lengths[2], lengths[2] / lengths[0], lengths[1] / lengths[3], lengths[3] / lengths[1]) > \
+            MAX_OPPOSITE_RATIO:
+        return False
+    aspect = (lengths[1] + lengths[3]) / (lengths[0] + lengths[2]) / CARD_ASPECT
+    return bool(MIN_ASPECT < aspect < 1 / MIN_ASPECT)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.floats(50, 400), st.floats(0, 2 * np.pi), st.sampled_from([0.62, 0.64, 0.7, 1.0]),
+       arrays(np.float64, (4, 2), elements=st.floats(-40, 40, width=64)))
+def test_card_shaped_in_floats_judges_as_the_array_formula(width, angle, proportion, jitter):
+    # Cards as a camera may show them, and shapes no card has: both answers come up.
+    along = np.array([np.cos(angle), np.sin(angle)]) * width
+    across = np.array([-along[1], along[0]]) * proportion
+    card = np.array([[500.0, 500.0], 500 + along, 500 + along + across, 500 + across]) + jitter
+    assert card_shaped(card) == _card_shaped_plainly(card)
