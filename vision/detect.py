@@ -301,7 +301,7 @@ def _off_table_contours(small: np.ndarray):
     # colours of their own, while card-sized regions keep their shape.
     table = cv2.morphologyEx(table, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
     table = cv2.GaussianBlur(table, (5, 5), 0)
-    mask = (table < 12).astype(np.uint8) * 255
+    mask = cv2.compare(table, 12, cv2.CMP_LT)  # 255 below 12, of any type: numpy's three passes in one
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
