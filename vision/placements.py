@@ -65,13 +65,7 @@ def mean_sides(quad: np.ndarray) -> tuple[float, float]:
         steps = quad[[1, 2, 3, 2]] - quad[[0, 3, 0, 1]]
         top, bottom, left, right = np.sqrt((steps * steps).sum(axis=1)).tolist()
         return (top + bottom) / 2, (left + right) / 2
-    # In floats, as numpy computes them for four float64 corners (the same roundings, one after another): numpy's
-    # per-call overhead is most of the cost of four norms, and this runs hundreds of times a frame.
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = quad.tolist()
-    top = math.sqrt((x1 - x0) * (x1 - x0) + (y1 - y0) * (y1 - y0))
-    bottom = math.sqrt((x2 - x3) * (x2 - x3) + (y2 - y3) * (y2 - y3))
-    left = math.sqrt((x3 - x0) * (x3 - x0) + (y3 - y0) * (y3 - y0))
-    right = math.sqrt((x2 - x1) * (x2 - x1) + (y2 - y1) * (y2 - y1))
+    top, right, bottom, left = _side_lengths(quad)  # a side's direction changes no bit of its length
     return (top + bottom) / 2, (left + right) / 2
 
 
@@ -119,7 +113,8 @@ def shortest_side(quad: np.ndarray) -> float:
 
 def _side_lengths(quad: np.ndarray) -> list[float]:
     """The lengths of a float64 quad's sides (side i runs from corner i to corner i + 1) in floats, rounded as numpy
-    rounds them for such an array: four norms through numpy cost more than the arithmetic."""
+    rounds them for such an array: four norms through numpy cost more than the arithmetic, and this runs hundreds of
+    times a frame."""
     corners = quad.tolist()
     lengths = []
     for (x0, y0), (x1, y1) in zip(corners, corners[1:] + corners[:1]):
@@ -385,6 +380,12 @@ def card_shaped(card: np.ndarray) -> bool:
     cosines = -(sides * following).sum(axis=1) / (lengths * rolled(lengths, -1))
     if np.abs(cosines).max() > _MAX_CORNER_COSINE:
         return False
+    return _in_card_proportions(lengths)
+
+
+def _in_card_proportions(lengths) -> bool:
+    """Whether a quad with these side lengths (side i ends at corner i) has opposite sides nearly equal and sides in
+    about the card's proportions."""
     if max(lengths[0] / lengths[2], lengths[2] / lengths[0], lengths[1] / lengths[3], lengths[3] / lengths[1]) > \
             MAX_OPPOSITE_RATIO:
         return False
@@ -404,11 +405,7 @@ def _card_shaped_in_floats(card: np.ndarray) -> bool:
         (x, y), (next_x, next_y) = sides[i], sides[(i + 1) % 4]
         if abs(-(x * next_x + y * next_y) / (lengths[i] * lengths[(i + 1) % 4])) > _MAX_CORNER_COSINE:
             return False
-    if max(lengths[0] / lengths[2], lengths[2] / lengths[0], lengths[1] / lengths[3], lengths[3] / lengths[1]) > \
-            MAX_OPPOSITE_RATIO:
-        return False
-    aspect = (lengths[1] + lengths[3]) / (lengths[0] + lengths[2]) / CARD_ASPECT
-    return MIN_ASPECT < aspect < 1 / MIN_ASPECT
+    return _in_card_proportions(lengths)
 
 
 def cards_on_sides(card: np.ndarray) -> list[np.ndarray]:
