@@ -227,9 +227,7 @@ def _inner_sample(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
     """The 12x8 grey sample `_featureless` judges: the quad drawn 15% of the way in towards its centre."""
     import cv2
 
-    (x0, y0), (x1, y1), (x2, y2), (x3, y3) = corners.tolist()
-    # The centre summed corner by corner, as numpy's mean sums them: the same numbers for less of numpy's overhead.
-    inner = 0.85 * corners + 0.15 * np.array(((x0 + x1 + x2 + x3) / 4, (y0 + y1 + y2 + y3) / 4))
+    inner = 0.85 * corners + 0.15 * np.asarray(quad_centre(corners))
     matrix = cv2.getPerspectiveTransform(np.float32(inner), _FEATURELESS_SAMPLE)
     return cv2.cvtColor(cv2.warpPerspective(image, matrix, (12, 8)), cv2.COLOR_BGR2GRAY)
 
