@@ -262,3 +262,80 @@ def test_a_card_is_found_from_a_corner_of_an_outline_that_is_no_quad(recogniser,
     centre = far.corners.mean(axis=0)
     found = any(np.linalg.norm(np.mean(card.corners, axis=0) - centre) < 0.2 * far.width_px for card in cards)
     assert found == with_corners
+
+
+def _pattern_without_the_first_look(monkeypatch, frame):
+    """find_pattern's answer when every frame goes on to the whole spectrum (the copy of every other pixel never
+    counts as surely plain)."""
+    from vision import pattern
+
+    with monkeypatch.context() as patched:
+        patched.setattr(pattern, "SURELY_PLAIN_SHARE", 0.0)
+        return pattern.find_pattern(frame)
+
+
+def _same_pattern(first, second) -> bool:
+    if first is None or second is None:
+        return first is None and second is None
+    return all(np.array_equal(getattr(first, name), getattr(second, name)) for name in ("keep", "peaks", "periodic"))
+
+
+@pytest.mark.parametrize("check", [2, 3, 4, 7, 12, 16])
+def test_the_copy_of_every_other_pixel_lets_every_checked_cloth_through(check, checked_cloth, monkeypatch):
+    """Checks as fine as two pixels fold over in the copy (its highest frequency is half the frame's) and still
+    peak: the first look must never call a patterned table plain, or its cards' outlines weld to the checks."""
+    import cv2
+
+    from vision.pattern import find_pattern
+
+    frame = cv2.GaussianBlur(checked_cloth(481, 640, check, (205, 200, 215), (90, 80, 150)), (0, 0), 0.7)
+    cv2.fillConvexPoly(frame, np.array([[200, 150], [420, 165], [410, 310], [190, 295]], np.int32), (70, 150, 110))
+    found = find_pattern(frame)
+    assert found is not None
+    assert _same_pattern(found, _pattern_without_the_first_look(monkeypatch, frame))
+
+
+@pytest.mark.parametrize("period, degrees", [(3, 0), (5, 30), (9, 75), (20, 45)])
+def test_the_copy_of_every_other_pixel_lets_striped_cloth_through(period, degrees, monkeypatch):
+    import cv2
+
+    from vision.pattern import find_pattern
+
+    ys, xs = np.mgrid[0:481, 0:640]
+    across = xs * np.cos(np.radians(degrees)) + ys * np.sin(np.radians(degrees))
+    level = 140 + 50 * np.sign(np.sin(2 * np.pi * across / period))
+    frame = cv2.cvtColor(level.astype(np.uint8), cv2.COLOR_GRAY2BGR)
+    found = find_pattern(frame)
+    assert found is not None
+    assert _same_pattern(found, _pattern_without_the_first_look(monkeypatch, frame))
+
+
+def test_a_plain_table_is_told_plain_from_the_copy_alone(monkeypatch):
+    """The point of the first look: on a plain table the whole frame's spectrum is never computed."""
+    from vision import pattern
+
+    rng = np.random.default_rng(4)
+    plain = np.clip(rng.normal(120, 6, (481, 640, 3)), 0, 255).astype(np.uint8)
+    plain[100:250, 200:420] = (40, 160, 90)
+    sizes = []
+    spectrum_peaks = pattern._spectrum_peaks
+    monkeypatch.setattr(pattern, "_spectrum_peaks", lambda centred: sizes.append(centred.shape) or
+                        spectrum_peaks(centred))
+    assert pattern.find_pattern(plain) is None
+    assert sizes == [(242, 320)]  # every other pixel of the padded 486 x 640, cut to an even size
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_first_look_changes_no_pattern_found_in_generated_scenes(seed, monkeypatch):
+    """Over generated scenes (checked, striped, woven and plain tables, stand-in cards where the scans are not), the
+    pattern found is the one the whole spectrum alone finds, to the last bit."""
+    import cv2
+
+    from vision.pattern import find_pattern
+    from vision.synthetic import SceneGenerator
+
+    generator = SceneGenerator(7100 + seed, use_scans=False)
+    for _ in range(4):
+        frame = generator.random_scene().frame
+        small = cv2.resize(cv2.pyrDown(frame), (640, 481), interpolation=cv2.INTER_LINEAR)
+        assert _same_pattern(find_pattern(small), _pattern_without_the_first_look(monkeypatch, small))
