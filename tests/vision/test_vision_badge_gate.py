@@ -130,14 +130,14 @@ def test_a_taught_card_whose_badge_corner_is_flat_turns_the_gate_off(monkeypatch
     assert taught_badge_gate([(scene.frame, scene.cards[0].corners, None)]) == 0.0
 
 
-def _matching(monkeypatch, matches):
-    """badge_fit as it is, but for the given matches, place by place in the order they are asked for."""
-    import vision.features
-    from vision.features import _badge_match, _card_to_image
+def _matching(monkeypatch) -> list:
+    """badge_fit as it is, but for the matches put in the list it returns, place by place in the order asked for."""
+    from vision import features
 
-    queue = list(matches)
-    monkeypatch.setattr(vision.features, "badge_fit", lambda frame, corners: (
-        queue.pop(0), _badge_match(frame, _card_to_image(np.asarray(corners, np.float64)))[1]))
+    real_fit = features.badge_fit
+    queue = []
+    monkeypatch.setattr(features, "badge_fit", lambda frame, corners: (queue.pop(0), real_fit(frame, corners)[1]))
+    return queue
 
 
 def test_a_card_of_a_column_is_read_below_the_gate_where_its_neighbour_vouches_for_it(recogniser, monkeypatch):
@@ -150,23 +150,24 @@ def test_a_card_of_a_column_is_read_below_the_gate_where_its_neighbour_vouches_f
     column = [scene.cards[0].corners, scene.cards[1].corners]
     glare = (VOUCHED_GATE + BADGE_GATE) / 2
     calls = _counting_features(monkeypatch)
+    matches = _matching(monkeypatch)
 
-    _matching(monkeypatch, [BADGE_GATE + 0.3, glare])
+    matches[:] = [BADGE_GATE + 0.3, glare]
     readings = recogniser._read(scene.frame, column, vouched_gate=VOUCHED_GATE)
     assert [r["card"][0] > 0.9 for r in readings] == [True, True]
     assert len(calls) == 2
 
-    _matching(monkeypatch, [glare, glare])
+    matches[:] = [glare, glare]
     readings = recogniser._read(scene.frame, column, vouched_gate=VOUCHED_GATE)
     assert [r["card"][0] for r in readings] == [0.0, 0.0]
     assert len(calls) == 2  # neither read
 
-    _matching(monkeypatch, [BADGE_GATE + 0.3, glare])
+    matches[:] = [BADGE_GATE + 0.3, glare]
     readings = recogniser._read(scene.frame, column)  # not a column's split: no vouching
     assert readings[0]["card"][0] > 0.9 and readings[1]["card"][0] == 0.0
     assert len(calls) == 3
 
-    _matching(monkeypatch, [BADGE_GATE + 0.3, VOUCHED_GATE - 0.05])
+    matches[:] = [BADGE_GATE + 0.3, VOUCHED_GATE - 0.05]
     readings = recogniser._read(scene.frame, column, vouched_gate=VOUCHED_GATE)
     assert readings[1]["card"][0] == 0.0  # below the vouched gate too
     assert len(calls) == 4
@@ -179,7 +180,7 @@ def test_a_taught_gate_below_the_vouched_one_is_kept_for_a_columns_places(recogn
     column = [scene.cards[0].corners, scene.cards[1].corners]
     calls = _counting_features(monkeypatch)
     monkeypatch.setattr(recogniser, "badge_gate", VOUCHED_GATE - 0.1)
-    _matching(monkeypatch, [VOUCHED_GATE + 0.05, VOUCHED_GATE - 0.05])
+    _matching(monkeypatch)[:] = [VOUCHED_GATE + 0.05, VOUCHED_GATE - 0.05]
     readings = recogniser._read(scene.frame, column, vouched_gate=VOUCHED_GATE)
     assert [r["card"][0] > 0.9 for r in readings] == [True, True]
     assert len(calls) == 2
