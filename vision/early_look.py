@@ -118,8 +118,8 @@ def places_read(scenes: int, params=None, progress=None) -> np.ndarray:
     rows: list[np.ndarray] = []
 
     class Recording(Recogniser):
-        def _read(self, image, cards, gate=None, at_least=FLOOR, vouched_gate=None):
-            readings = super()._read(image, cards, gate, at_least, vouched_gate)
+        def _read(self, image, cards, *args, **kwargs):  # whatever the reader is asked: only recorded here
+            readings = super()._read(image, cards, *args, **kwargs)
             rows.extend(reading[FEATURES] for reading in readings if BADGE_MATCH in reading)
             return readings
 
