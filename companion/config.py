@@ -53,6 +53,9 @@ class CameraConfig:
     retry_max_seconds: float = 30.0
     #: The table calibration written by `companion vision calibrate`, or None: the frame is taken as the table.
     calibration: Path | None = None
+    #: Also look for cards whose outline was lost, from the corners straight edges make: a card in a hundred more on a
+    #: crowded table, for about a sixth more time a frame (vision.pipeline.Recogniser).
+    thorough: bool = False
 
 
 @dataclass(frozen=True)
@@ -203,6 +206,7 @@ _CHECKERS: dict[str, dict[str, Callable[[Any], Any]]] = {
         "resolution": _pixel_size(160, 4656),
         "retry_max_seconds": _number_in(1, 600, "a number of seconds from 1 to 600"),
         "calibration": _calibration_file,
+        "thorough": _boolean,
     },
     "gpio": {
         "enabled": _boolean,

@@ -19,6 +19,7 @@ def register(subparsers) -> None:
     scan.add_argument("--calibration", metavar="FILE", help="table calibration (adds seat, creature and slot)")
     scan.add_argument("--debug-out", metavar="DIR", help="write annotated copies of the images here")
     scan.add_argument("--params", metavar="FILE", help="recogniser parameters (default: taught, else built-in)")
+    scan.add_argument("--thorough", action="store_true", help="also look for cards whose outline was lost, along straight edges (slower)")
     scan.set_defaults(handler=_scan)
 
     markers = commands.add_parser("markers", help="write the printable ArUco marker sheet",
@@ -44,6 +45,7 @@ def register(subparsers) -> None:
     bench.add_argument("--repeats", type=int, default=3, help="timed runs per frame (median is kept)")
     bench.add_argument("--training", action="store_true", help="also report on the training scans")
     bench.add_argument("--params", metavar="FILE")
+    bench.add_argument("--thorough", action="store_true", help="also look for cards whose outline was lost, along straight edges (slower)")
     bench.add_argument("--phases", action="store_true", help="also print the time spent in each phase of a scan")
     bench.add_argument("--hue", type=float, default=0.0, metavar="DEGREES",
                        help="turn the cards' hues, as another printing or camera shows them")
@@ -79,7 +81,7 @@ def _recogniser(args, calibration=None):
     from .pipeline import Recogniser
     from .taught import default_params
 
-    return Recogniser(params=args.params or default_params(), calibration=calibration)
+    return Recogniser(params=args.params or default_params(), calibration=calibration, thorough=args.thorough)
 
 
 def _scan(args) -> int:
@@ -224,10 +226,12 @@ def _bench(args) -> int:
             except TeachError as error:
                 print(f"error: {error}", file=sys.stderr)
                 return 1
-            recogniser = Recogniser(params=taught)
+            recogniser = Recogniser(params=taught, thorough=args.thorough)
         label += f", {4 * args.teach_per_legion} training cards taught so"
     if args.touching:
         label += ", creatures pushed together"
+    if args.thorough:
+        label += ", thorough (straight edges too)"
     tally = bench.run(args.scenes, args.seed, args.repeats, recogniser=recogniser, printing=printing,
                       touching=args.touching)
     print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths 140-330 px"

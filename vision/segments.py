@@ -6,6 +6,8 @@ still long straight lines, and two of them meeting square are a corner a card ca
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .placements import Corner
@@ -73,9 +75,12 @@ def segment_corners(gray: np.ndarray, around: np.ndarray, depth: float) -> list[
         point = crossings[i, j]
         sides = []
         for k in (i, j):
-            far_end = max(segments[k], key=lambda end: float(np.linalg.norm(end - point)))
-            length = float(np.linalg.norm(far_end - point))
-            sides.append(((far_end - point) / length, length))
+            # Each side runs to its segment's farther end (the first on a tie, as max() keeps it), measured as
+            # np.linalg.norm measures (the square root of a vector's dot product with itself) without its checks.
+            steps = (segments[k, 0] - point, segments[k, 1] - point)
+            lengths = [math.sqrt(step.dot(step)) for step in steps]
+            far = 0 if lengths[0] >= lengths[1] else 1
+            sides.append((steps[far] / lengths[far], lengths[far]))
         (u, length_u), (v, length_v) = sides
         corners.append(Corner(point, (u, v), (length_u, length_v)))
     return corners

@@ -32,7 +32,7 @@ def _picture(frame):
 
 class CameraWorker:
     def __init__(self, guard, inbox, recogniser=None, stabiliser=None, clock=time.monotonic, idle_wait: float = 0.05,
-                 calibration=None, still=None):
+                 calibration=None, still=None, thorough: bool = False):
         self.guard = guard
         self.inbox = inbox
         self.recogniser = recogniser
@@ -44,6 +44,7 @@ class CameraWorker:
         self.frames_read = 0
         self.picture_posted: float | None = None  # when a picture was last posted for the camera view
         self.calibration = calibration  # vision.geometry.Calibration from [camera] calibration, or None
+        self.thorough = thorough  # [camera] thorough: the recogniser it builds also looks along straight edges
         self.new_calibrations: queue.SimpleQueue = queue.SimpleQueue()  # made on the touchscreen; the last one counts
         self.stabiliser_built = False  # the stabiliser is the worker's own (not given): it may rebuild it
         self.reload_wanted = threading.Event()  # teaching saved new parameters: load them between two frames
@@ -88,11 +89,11 @@ class CameraWorker:
 
         taught = default_params()
         if taught is not None:
-            recogniser = Recogniser(params=taught, calibration=self.calibration)
+            recogniser = Recogniser(params=taught, calibration=self.calibration, thorough=self.thorough)
             if recogniser.model is not None:
                 return recogniser
             log.warning("the taught recogniser cannot be used (%s); using the built-in one", recogniser.model_error)
-        return Recogniser(calibration=self.calibration)
+        return Recogniser(calibration=self.calibration, thorough=self.thorough)
 
     def use_calibration(self, calibration) -> None:
         """Read with this table calibration (or none) from the next frame on; called from the screen's thread, so

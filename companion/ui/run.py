@@ -137,7 +137,7 @@ def run_configured(config, calibration, notifier, size, windowed, simulate, lang
     if guard is not None:
         from companion.ui.camera_worker import CameraWorker
 
-        worker = CameraWorker(guard, app.inbox, calibration=app.calibration)
+        worker = CameraWorker(guard, app.inbox, calibration=app.calibration, thorough=config.camera.thorough)
         worker.start()
         app.camera_worker = worker
     app.push(screen_factory("launcher")(app))

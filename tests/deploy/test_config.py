@@ -173,3 +173,11 @@ def test_camera_calibration_is_an_optional_file_written_by_vision_calibrate(tmp_
     broken = write(tmp_path, '{"table_corners": [[0, 0], [1, 1]]}', "broken.json")
     with pytest.raises(ConfigError, match="line 2: camera.calibration .*exactly four table corners"):
         parse_config_text(f'[camera]\ncalibration = "{broken}"\n')
+
+
+def test_camera_thorough_is_off_unless_set_to_a_boolean():
+    """`[camera] thorough`: the recogniser's search along straight edges (vision.pipeline.Recogniser), off by default."""
+    assert Config().camera.thorough is False
+    assert parse_config_text("[camera]\nthorough = true\n").camera.thorough is True
+    with pytest.raises(ConfigError, match="line 2: camera.thorough"):
+        parse_config_text('[camera]\nthorough = "yes"\n')

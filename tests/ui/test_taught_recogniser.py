@@ -48,3 +48,10 @@ def test_without_threadpoolctl_the_camera_still_gets_its_recogniser(tmp_path, mo
     worker = _worker()
     worker.build_pipeline()  # keeps numpy's own threads instead of one: it reads the same
     assert worker.recogniser.model is not None and worker.stabiliser is not None
+
+
+def test_the_camera_worker_reads_thoroughly_when_the_configuration_asks(tmp_path, monkeypatch):
+    """`[camera] thorough = true` reaches the recogniser the worker builds, taught or built in."""
+    monkeypatch.setenv("COMPANION_VISION_PARAMS", str(tmp_path / "never-taught.json"))
+    assert not _worker().load_recogniser().thorough
+    assert CameraWorker(guard=None, inbox=queue.Queue(), thorough=True).load_recogniser().thorough

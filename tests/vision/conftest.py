@@ -17,6 +17,16 @@ def recogniser():
     return result
 
 
+@pytest.fixture(scope="session")
+def thorough_recogniser():
+    """The recogniser that also lays cards from the corners straight edges make (`[camera] thorough`)."""
+    from vision.pipeline import Recogniser
+
+    result = Recogniser(thorough=True)
+    assert result.model is not None, result.model_error
+    return result
+
+
 @pytest.fixture
 def needs_scans():
     if not scans_available():

@@ -224,3 +224,25 @@ def test_bench_without_the_scans_lays_stand_ins_instead_of_failing(tmp_path, mon
         all_cards.cache_clear()
     out = capsys.readouterr().out
     assert status == 0 and "stand-in cards drawn by code" in out and "detection recall" in out
+
+
+@pytest.mark.parametrize("command", [["scan", "{path}", "--json"], ["bench", "--scenes", "1", "--repeats", "1"]])
+def test_thorough_reaches_the_recogniser_of_scan_and_bench(scene_file, monkeypatch, capsys, command):
+    """`--thorough`: the recogniser also lays cards from straight edges (vision.pipeline.Recogniser); without it,
+    not."""
+    from vision import pipeline
+
+    built = []
+    original = pipeline.Recogniser.__init__
+
+    def recording(self, *args, **kwargs):
+        original(self, *args, **kwargs)
+        built.append(self.thorough)
+
+    monkeypatch.setattr(pipeline.Recogniser, "__init__", recording)
+    arguments = ["vision"] + [part.format(path=scene_file[0]) for part in command]
+    assert main(arguments) == 0
+    assert main(arguments + ["--thorough"]) == 0
+    assert built == [False, True]
+    if command[0] == "bench":
+        assert "thorough (straight edges too)" in capsys.readouterr().out
