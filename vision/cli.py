@@ -5,6 +5,8 @@ import json
 import sys
 from pathlib import Path
 
+THOROUGH_HELP = "also look for cards whose outline was lost, along straight edges (slower)"
+
 
 def register(subparsers) -> None:
     vision = subparsers.add_parser("vision", help="recognise Nightmarium cards with the camera",
@@ -19,7 +21,7 @@ def register(subparsers) -> None:
     scan.add_argument("--calibration", metavar="FILE", help="table calibration (adds seat, creature and slot)")
     scan.add_argument("--debug-out", metavar="DIR", help="write annotated copies of the images here")
     scan.add_argument("--params", metavar="FILE", help="recogniser parameters (default: taught, else built-in)")
-    scan.add_argument("--thorough", action="store_true", help="also look for cards whose outline was lost, along straight edges (slower)")
+    scan.add_argument("--thorough", action="store_true", help=THOROUGH_HELP)
     scan.set_defaults(handler=_scan)
 
     markers = commands.add_parser("markers", help="write the printable ArUco marker sheet",
@@ -45,7 +47,7 @@ def register(subparsers) -> None:
     bench.add_argument("--repeats", type=int, default=3, help="timed runs per frame (median is kept)")
     bench.add_argument("--training", action="store_true", help="also report on the training scans")
     bench.add_argument("--params", metavar="FILE")
-    bench.add_argument("--thorough", action="store_true", help="also look for cards whose outline was lost, along straight edges (slower)")
+    bench.add_argument("--thorough", action="store_true", help=THOROUGH_HELP)
     bench.add_argument("--phases", action="store_true", help="also print the time spent in each phase of a scan")
     bench.add_argument("--hue", type=float, default=0.0, metavar="DEGREES",
                        help="turn the cards' hues, as another printing or camera shows them")

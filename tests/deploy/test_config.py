@@ -176,7 +176,8 @@ def test_camera_calibration_is_an_optional_file_written_by_vision_calibrate(tmp_
 
 
 def test_camera_thorough_is_off_unless_set_to_a_boolean():
-    """`[camera] thorough`: the recogniser's search along straight edges (vision.pipeline.Recogniser), off by default."""
+    """`[camera] thorough`: the recogniser's search along straight edges (vision.pipeline.Recogniser), off unless
+    set."""
     assert Config().camera.thorough is False
     assert parse_config_text("[camera]\nthorough = true\n").camera.thorough is True
     with pytest.raises(ConfigError, match="line 2: camera.thorough"):
