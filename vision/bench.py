@@ -120,7 +120,7 @@ TEACHING_SEED = 900  # the scenes the taught cards are shown in: training cards,
 def teach_printing(per_legion: int, printing: tuple[float, float] | None, out):
     """Teach the recogniser `per_legion` training cards of each legion as `printing` shows them (the first cards
     seen whole in the scenes of TEACHING_SEED, cut at their true corners) and save it to `out`: how well teaching
-    adapts to another printing's colours (docs/vision.md, stop 36). Returns the saved path."""
+    adapts to another printing's colours (docs/vision-history.md, stop 36). Returns the saved path."""
     from .cards import card_by_id
     from .table_state import LEGIONS
     from .taught import teach_examples

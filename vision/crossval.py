@@ -134,9 +134,10 @@ def _emblem_and_icon_columns() -> np.ndarray:
     return np.r_[EMBLEM_HOG, SILHOUETTE_HOG.stop + 12:ICON_HOG.stop, ICON_HOG.stop]
 
 
-# Stops 32-33's trial, not in the model (docs/vision.md): crops of the cards with no ability drawn with other art of
-# their own where an icon would be (OTHER_ART_SAMPLES per sample), learned by the linear head as "no ability" and kept
-# in the prototype table as a class of its own (label OTHER_ART) whose vote counts OTHER_ART_VOTE for "no ability".
+# Stops 32-33's trial, not in the model (docs/vision-history.md): crops of the cards with no ability drawn with other
+# art of their own where an icon would be (OTHER_ART_SAMPLES per sample), learned by the linear head as "no ability"
+# and kept in the prototype table as a class of its own (label OTHER_ART) whose vote counts OTHER_ART_VOTE for "no
+# ability".
 OTHER_ART_SAMPLES = 0.6
 OTHER_ART = len(HEADS["ability"])
 NO_ABILITY = HEADS["ability"].index(None)

@@ -96,7 +96,8 @@ TABLES = ("wood", "felt", "light", "dark", "cloth")
 
 
 # Where a card with no ability is shown other art of its own (`icon_art`, for training crops: stop 31's trial, see
-# docs/vision.md): the icon's place, short of the legion stripe, and the art it is taken from (the card's middle).
+# docs/vision-history.md): the icon's place, short of the legion stripe, and the art it is taken from (the card's
+# middle).
 ICON_ART_BOX = (850, 165, 972, 312)
 ART_SOURCE_BOX = (120, 60, 700, 560)
 ICON_ART_FEATHER = 20  # scan pixels over which the other art fades in, from an oval: no seam for the heads to learn

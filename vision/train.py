@@ -110,7 +110,7 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
     if given, gets the card id of each legion row, in order (for vision.crossval); `progress(done, samples)` is
     called after each rendered scene. `icon_art` is the share of the faces of cards with no ability drawn with other
     art where an icon would be (vision.synthetic.with_other_art; `vision.crossval --more-icon-art`, stop 31's trial,
-    not used in training: see docs/vision.md). With `shapes`, the rows also hold the badge shape head's
+    not used in training: see docs/vision-history.md). With `shapes`, the rows also hold the badge shape head's
     (BADGE_SHAPE_HEAD: `badge_shape` rows and the legions of the same cards); they draw nothing at random, so the
     other heads' rows are the same either way."""
     rng = np.random.default_rng(seed)

@@ -202,7 +202,7 @@ def test_forget_deletes_what_was_taught(tmp_path, capsys):
 
 
 def test_bench_with_another_printing_and_cards_taught_so(capsys):
-    """`companion vision bench --hue D --teach-per-legion N`: the figures of docs/vision.md, stop 36 (another
+    """`companion vision bench --hue D --teach-per-legion N`: the figures of docs/vision-history.md, stop 36 (another
     printing's colours, and teaching them), by a command; here one scene, one card a legion."""
     status = main(["vision", "bench", "--scenes", "1", "--repeats", "1", "--hue", "10", "--teach-per-legion", "1"])
     out = capsys.readouterr().out

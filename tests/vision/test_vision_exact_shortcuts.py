@@ -1,6 +1,6 @@
 """The speed-ups of stops 37 and 44 compute the same numbers as the numpy calls they replace, to the last bit: the
 pipeline's choices between near-equal places turn on the last bits, so a shortcut that rounded differently would
-change readings (docs/vision.md, "Stop 37" and "Stop 44")."""
+change readings (docs/vision-history.md, "Stop 37" and "Stop 44")."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st

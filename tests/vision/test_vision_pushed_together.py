@@ -1,5 +1,5 @@
 """Creatures pushed together side by side (issue 3: "card localisation that works for abutting cards in columns"; on a
-crowded table a seat's creatures touch, and their outlines merge into a grid, an L or a cross; docs/vision.md,
+crowded table a seat's creatures touch, and their outlines merge into a grid, an L or a cross; docs/vision-history.md,
 stop 41)."""
 import numpy as np
 import pytest

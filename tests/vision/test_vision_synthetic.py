@@ -97,8 +97,8 @@ def test_icon_art_changes_only_faces_of_cards_with_no_ability():
 
 
 def test_a_reprinted_face_turns_its_hues_and_keeps_its_white():
-    """Another printing, or a camera whose colours differ (docs/vision.md, stop 36): the inks' hues turn, white stays
-    white (so the white balance cannot undo it), and nothing changes when nothing is asked."""
+    """Another printing, or a camera whose colours differ (docs/vision-history.md, stop 36): the inks' hues turn,
+    white stays white (so the white balance cannot undo it), and nothing changes when nothing is asked."""
     import cv2
 
     from vision.synthetic import reprinted

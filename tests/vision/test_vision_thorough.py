@@ -1,7 +1,7 @@
 """The thorough recogniser (`[camera] thorough`, `--thorough`) also lays cards from the corners straight edges make;
 the default one does not (issue 3's time target: that search took about a seventh of a middle frame for about one
-card in a thousand on plain tables; docs/vision.md, stop 46). And the judgement of bare table (`_featureless`), made
-once per place a scan: a place turned half round samples the same points."""
+card in a thousand on plain tables; docs/vision-history.md, stop 46). And the judgement of bare table
+(`_featureless`), made once per place a scan: a place turned half round samples the same points."""
 import numpy as np
 import pytest
 from hypothesis import given, settings, strategies as st
