@@ -57,6 +57,9 @@ def register(subparsers) -> None:
                        help="lay each seat's creatures pushed together side by side, as on a crowded table")
     bench.add_argument("--teach-per-legion", type=int, default=0, metavar="N",
                        help="first teach N training cards of each legion, shown with those colours")
+    bench.add_argument("--card-widths", type=float, nargs=2, default=(140.0, 330.0), metavar=("MIN", "MAX"),
+                       help="the cards' length in pixels (default 140 330, the targets' range): smaller shows what "
+                            "a camera hung too high gives")
     bench.set_defaults(handler=_bench)
 
     teach = commands.add_parser("teach", help="adapt the recogniser to your own cards and light",
@@ -234,13 +237,17 @@ def _bench(args) -> int:
         label += ", creatures pushed together"
     if args.thorough:
         label += ", thorough (straight edges too)"
+    widths = tuple(args.card_widths)
+    if not 0 < widths[0] <= widths[1]:
+        print("error: --card-widths needs MIN and MAX with 0 < MIN <= MAX", file=sys.stderr)
+        return 2
     tally = bench.run(args.scenes, args.seed, args.repeats, recogniser=recogniser, printing=printing,
-                      touching=args.touching)
-    print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths 140-330 px"
-                              + label, phases=args.phases))
+                      touching=args.touching, width_range=widths)
+    print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths "
+                              f"{widths[0]:g}-{widths[1]:g} px" + label, phases=args.phases))
     if args.training:
         tally = bench.run(args.scenes, args.seed + 1, args.repeats, heldout=False, recogniser=recogniser,
-                          printing=printing, touching=args.touching)
+                          printing=printing, touching=args.touching, width_range=widths)
         print(bench.report(tally, f"training scans, {args.scenes} scenes, seed {args.seed + 1}" + label,
                            phases=args.phases))
     return 0

@@ -11,6 +11,9 @@ from pathlib import Path
 
 import numpy as np
 
+# What the recogniser is measured on (`companion vision bench`): a camera is asked for this size unless configured
+# otherwise (`[camera] resolution`).
+CAMERA_SIZE = (1640, 1232)
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 VIDEO_SUFFIXES = {".mp4", ".avi", ".mov", ".mkv", ".webm", ".h264"}
 
@@ -85,18 +88,25 @@ class FolderSource(FrameSource):
 
 
 class CaptureSource(FrameSource):
-    """An OpenCV capture: a USB webcam by index, or a video file."""
+    """An OpenCV capture: a USB webcam by index, or a video file. A webcam is asked for `size` (width, height);
+    it gives the nearest size it has, which `size` then holds (a video's frames are what they are)."""
 
-    def __init__(self, target: int | str, label: str):
+    def __init__(self, target: int | str, label: str, size: tuple[int, int] | None = None):
         import cv2
 
         self.label = label
+        self.asked = size
         self.capture = cv2.VideoCapture(target)
         if not self.capture.isOpened():
             self.capture.release()
             if isinstance(target, int):
                 raise CameraError(f"no camera found at USB index {target}: is it plugged in?")
             raise CameraError(f"the video {target} could not be opened")
+        if size is not None:
+            # Without this most webcams start at 640 x 480, where a card is too few pixels to read.
+            self.capture.set(cv2.CAP_PROP_FRAME_WIDTH, size[0])
+            self.capture.set(cv2.CAP_PROP_FRAME_HEIGHT, size[1])
+        self.size = (int(self.capture.get(cv2.CAP_PROP_FRAME_WIDTH)), int(self.capture.get(cv2.CAP_PROP_FRAME_HEIGHT)))
 
     def read(self) -> np.ndarray:
         if self.capture is None:
@@ -112,11 +122,14 @@ class CaptureSource(FrameSource):
             self.capture = None
 
     def describe(self) -> str:
-        return self.label
+        if self.asked is None or tuple(self.asked) == self.size:
+            return self.label if self.asked is None else f"{self.label} at {self.size[0]} x {self.size[1]}"
+        return f"{self.label} at {self.size[0]} x {self.size[1]} (asked for {self.asked[0]} x {self.asked[1]})"
 
 
 class PiCameraSource(FrameSource):
-    def __init__(self, size: tuple[int, int] = (1640, 1232)):
+    def __init__(self, size: tuple[int, int] = CAMERA_SIZE):
+        self.size = tuple(size)
         try:
             from picamera2 import Picamera2  # only on a Raspberry Pi
         except ImportError:
@@ -144,7 +157,7 @@ class PiCameraSource(FrameSource):
             pass
 
     def describe(self) -> str:
-        return "Raspberry Pi camera"
+        return f"Raspberry Pi camera at {self.size[0]} x {self.size[1]}"
 
 
 class SyntheticSource(FrameSource):
@@ -166,16 +179,19 @@ class SyntheticSource(FrameSource):
         return f"synthetic scenes (seed {self.seed})"
 
 
-def open_source(spec: str) -> FrameSource:
+def open_source(spec: str, size: tuple[int, int] | None = None) -> FrameSource:
+    """The source `spec` names. A camera (the Pi's or a webcam) is asked for `size` (width, height; CAMERA_SIZE
+    unless given); images, videos and synthetic scenes come at their own size."""
     spec = str(spec).strip()
+    size = CAMERA_SIZE if size is None else (int(size[0]), int(size[1]))
     if spec == "picamera":
-        return PiCameraSource()
+        return PiCameraSource(size)
     if spec.startswith("usb:"):
         try:
             index = int(spec[4:])
         except ValueError:
             raise CameraError(f"'{spec}' is not a camera: use usb:0, usb:1, ...") from None
-        return CaptureSource(index, f"USB camera {index}")
+        return CaptureSource(index, f"USB camera {index}", size)
     if spec == "synthetic" or spec.startswith("synthetic:"):
         try:
             seed = int(spec.partition(":")[2] or 0)

@@ -7,6 +7,7 @@ no sleeps.
 """
 from __future__ import annotations
 
+import functools
 import logging
 import math
 from dataclasses import dataclass
@@ -29,8 +30,9 @@ class CameraStatus:
 AUTO_SOURCES = ("picamera", "usb:0")
 
 
-def open_configured_source(spec: str):
-    """Open a frame source through the vision package (imported here, so OpenCV loads only when needed).
+def open_configured_source(spec: str, size: tuple[int, int] | None = None):
+    """Open a frame source through the vision package (imported here, so OpenCV loads only when needed); a
+    camera is asked for `size` (width, height: `[camera] resolution`; the recogniser's own size when None).
 
     "auto" is resolved here rather than in vision.sources because which camera a box has is a deployment
     question: the Pi camera if one answers, else the first USB webcam.
@@ -38,11 +40,11 @@ def open_configured_source(spec: str):
     from vision.sources import CameraError, open_source
 
     if spec != "auto":
-        return open_source(spec)
+        return open_source(spec, size)
     reasons = []
     for candidate in AUTO_SOURCES:
         try:
-            source = open_source(candidate)
+            source = open_source(candidate, size)
         except Exception as error:
             reasons.append(f"{candidate}: {error}")
             continue
@@ -54,6 +56,11 @@ def open_configured_source(spec: str):
             continue
         return source
     raise CameraError("no camera found (" + "; ".join(reasons) + ")")
+
+
+def configured_opener(config) -> Callable[[str], Any]:
+    """`open_configured_source` asking the camera for `config.camera.resolution`."""
+    return functools.partial(open_configured_source, size=config.camera.resolution)
 
 
 def _camera_errors() -> tuple[type[BaseException], ...]:
@@ -84,9 +91,11 @@ class CameraGuard:
         self._errors = _camera_errors()
 
     @classmethod
-    def from_config(cls, config, opener: Callable[[str], Any] = open_configured_source) -> "CameraGuard":
-        """The guard for `config.camera` (source and the back-off ceiling)."""
-        return cls(config.camera.source, opener=opener, max_delay=config.camera.retry_max_seconds)
+    def from_config(cls, config, opener: Callable[[str], Any] | None = None) -> "CameraGuard":
+        """The guard for `config.camera` (source and the back-off ceiling); unless another `opener` is given, the
+        camera is asked for the configured resolution."""
+        return cls(config.camera.source, opener=opener or configured_opener(config),
+                   max_delay=config.camera.retry_max_seconds)
 
     # --- the main loop's calls ---------------------------------------------------------------------------
 

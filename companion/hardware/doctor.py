@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Callable, TextIO
 
 from companion.config import Config, ConfigError, load_config
-from companion.hardware.camera_guard import open_configured_source
+from companion.hardware.camera_guard import configured_opener
 from companion.hardware.controls import Controls
 from companion.storage.saves import APPLICATION_ID
 
@@ -88,9 +88,11 @@ def measure_save_latency(folder: Path, moves: int = 20, clock: Callable[[], floa
                                       f"(median of {moves}; slowest {max(timings):.1f} ms) in {folder}")
 
 
-def check_camera(config: Config, opener: Callable = open_configured_source, attempts: int = 5):
-    """The camera check and one test frame (None when there is no picture)."""
+def check_camera(config: Config, opener: Callable | None = None, attempts: int = 5):
+    """The camera check and one test frame (None when there is no picture). The camera is asked for the configured
+    resolution unless another `opener` is given."""
     spec = config.camera.source
+    opener = opener or configured_opener(config)
     try:
         source = opener(spec)
     except Exception as error:  # CameraError, ImportError (no picamera2/vision.sources), OSError...
@@ -142,6 +144,25 @@ def check_markers(frame) -> Check:
     return Check("markers", PROBLEM,
                  f"markers in view: {', '.join(map(str, seen)) or 'none'}; not seen: {', '.join(map(str, missing))} "
                  "(hardware/wiring.md, Markers)")
+
+
+def check_cards(frame, recogniser=None) -> Check:
+    """Whether the cards in the test frame are as large as the recogniser was measured on (vision.framing): the
+    camera's height and resolution are the two things a builder sets once and then forgets."""
+    if frame is None:
+        return Check("cards", SKIPPED, "needs a camera picture")
+    try:
+        from vision.framing import Framing
+        from vision.pipeline import Recogniser
+    except ImportError as error:
+        return Check("cards", MISSING, f"card recognition is not installed ({error})")
+    result = (recogniser or Recogniser()).scan(frame)
+    if result.error:
+        return Check("cards", PROBLEM, f"the test picture could not be read: {result.error}")
+    framing = Framing.of(result.cards, (frame.shape[1], frame.shape[0]))
+    if framing is None:
+        return Check("cards", SKIPPED, "no card in the test picture: lay a few on the table to check their size")
+    return Check("cards", WORKS if framing.as_measured else PROBLEM, framing.advice())
 
 
 def check_display(config: Config) -> Check:
@@ -241,7 +262,7 @@ def watch_buttons(controls: Controls, seconds: float, out: TextIO, clock: Callab
 
 
 def run_doctor(config_path: str | None, out: TextIO, buttons_seconds: float = 0.0, pin_factory=None,
-               camera_opener: Callable = open_configured_source, save_speed: bool = False) -> int:
+               camera_opener: Callable | None = None, save_speed: bool = False) -> int:
     """Print every check; exit status 1 only for problems that stop the app (configuration, storage)."""
     print("companion doctor: what this machine has", file=out)
     configuration, config = check_configuration(config_path)
@@ -256,6 +277,7 @@ def run_doctor(config_path: str | None, out: TextIO, buttons_seconds: float = 0.
     camera, frame = check_camera(config, opener=camera_opener)
     print(camera.line(), file=out, flush=True)
     print(check_markers(frame).line(), file=out, flush=True)
+    print(check_cards(frame).line(), file=out, flush=True)
     print(check_display(config).line(), file=out, flush=True)
     gpio, controls = check_gpio(config, pin_factory=pin_factory)
     print(gpio.line(), file=out, flush=True)

@@ -56,9 +56,9 @@ def open_camera(config, first_read_time: float | None = None, opener=None, raspb
     """The CameraGuard for the configured camera, kept even when the camera is missing now (it retries with
     back-off and picks the camera up when it appears), or None on a machine that has no camera at all: "auto"
     that finds nothing on anything but a Raspberry Pi (a laptop running `make run`: the simulated table)."""
-    from companion.hardware.camera_guard import CameraGuard, open_configured_source
+    from companion.hardware.camera_guard import CameraGuard
 
-    guard = CameraGuard.from_config(config, opener=opener or open_configured_source)
+    guard = CameraGuard.from_config(config, opener=opener)
     if guard.read(time.monotonic() if first_read_time is None else first_read_time) is not None:
         log.info("camera: %s", guard.describe())
         return guard

@@ -184,3 +184,21 @@ def test_from_config_uses_the_configured_source_and_backoff_ceiling():
     assert world.open_attempts[0] == "usb:1"
     # 1 s, then capped at 2 s: attempts at 0, 1, 3, 5, 7, 9.
     assert len(world.open_attempts) == 6
+
+
+def test_the_camera_is_asked_for_the_configured_resolution(monkeypatch):
+    """`[camera] resolution` reaches the camera (it used to be checked and then ignored: a webcam stayed at its own
+    640 x 480, where a card is too few pixels to read)."""
+    import vision.sources
+    from companion.config import parse_config_text
+
+    asked = []
+
+    def recording_open_source(spec, size=None):
+        asked.append((spec, size))
+        raise vision.sources.CameraError("no camera here")
+
+    monkeypatch.setattr(vision.sources, "open_source", recording_open_source)
+    CameraGuard.from_config(parse_config_text('[camera]\nsource = "usb:1"\nresolution = [1920, 1080]\n')).read(0.0)
+    CameraGuard.from_config(parse_config_text('[camera]\nsource = "auto"\n')).read(0.0)
+    assert asked == [("usb:1", (1920, 1080)), ("picamera", (1640, 1232)), ("usb:0", (1640, 1232))]

@@ -114,6 +114,57 @@ def test_a_camera_that_opens_but_gives_no_picture_is_a_problem():
     assert check.outcome == doctor.PROBLEM and frame is None and "gave no picture" in check.detail
 
 
+@pytest.fixture(scope="module")
+def recogniser():
+    from vision.pipeline import Recogniser
+
+    return Recogniser()
+
+
+def _table(card_lengths, size=(1640, 1232), seed=3):
+    """A generated table (the code-drawn stand-in faces, no scan) whose cards are about `card_lengths` px long."""
+    from vision.synthetic import SceneGenerator
+
+    return SceneGenerator(seed, size=size, use_scans=False).random_scene(width_range=card_lengths).frame
+
+
+def test_cards_as_large_as_the_recogniser_is_measured_on_are_fine(recogniser):
+    check = doctor.check_cards(_table((200, 260)), recogniser)
+    assert check.outcome == doctor.WORKS and "as the recogniser is measured on" in check.detail
+
+
+def test_cards_too_small_in_the_picture_ask_for_a_lower_camera(recogniser):
+    """Cards 80-95 px long in a 1640-px picture (1/19 of it): found, but read far less well (docs/vision.md, "Card
+    size in the picture"); the builder is told to hang the camera lower."""
+    check = doctor.check_cards(_table((80, 95)), recogniser)
+    assert check.outcome == doctor.PROBLEM and "hang the camera lower" in check.detail
+
+
+def test_cards_of_too_few_pixels_ask_for_a_larger_picture(recogniser):
+    check = doctor.check_cards(_table((105, 125), size=(1000, 750)), recogniser)
+    assert check.outcome == doctor.PROBLEM and "[camera] resolution" in check.detail
+
+
+def test_a_table_without_cards_or_a_camera_without_a_picture_skips_the_card_check(recogniser):
+    assert doctor.check_cards(None, recogniser).outcome == doctor.SKIPPED
+    bare = doctor.check_cards(SheetCamera("x").frame, recogniser)
+    assert bare.outcome == doctor.SKIPPED and "lay a few on the table" in bare.detail
+
+
+def test_the_doctor_asks_the_camera_for_the_configured_resolution(monkeypatch):
+    from companion.hardware import camera_guard
+
+    opened = []
+
+    def opener(spec, size=None):
+        opened.append((spec, size))
+        return SheetCamera(spec)
+
+    monkeypatch.setattr(camera_guard, "open_configured_source", opener)
+    check, frame = doctor.check_camera(parse_config_text('[camera]\nsource = "usb:0"\nresolution = [1280, 720]\n'))
+    assert check.outcome == doctor.WORKS and opened == [("usb:0", (1280, 720))]
+
+
 def test_button_presses_are_printed_while_watching():
     config = parse_config_text("[gpio]\nbounce_time = 0\n")
     check, controls = doctor.check_gpio(config, pin_factory=MockFactory())

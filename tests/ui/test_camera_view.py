@@ -163,3 +163,34 @@ def test_with_a_calibration_the_table_and_its_seats_are_drawn_on_the_picture():
     assert colour_count(surface, seat_1, theme.PANEL, reach=12) > 50
     assert colour_count(bare, seat_1, theme.PANEL, reach=12) == 0
     assert colour_count(surface, on_screen(scene, surface, 100, 280), theme.TEXT_DIM, reach=3) > 0
+
+
+def _card_of_length(length: float, x: float, y: float, confidence: float = 0.97) -> SeenCard:
+    depth = length / 1.557
+    return SeenCard("blue", ("torso",), None, ((x, y), (x + length, y), (x + length, y + depth), (x, y + depth)),
+                    confidence)
+
+
+def _camera_caption(seen, frame_size):
+    """The line under the camera's picture, and the scene (for its strings)."""
+    app = make_app(SIZE, strict=True)
+    build_screen(app, "launcher")
+    session = Session.new(app, ["Ann", "Bob"], "ru2014", 5, False, "camera")
+    session.latest_frame = np.full((frame_size[1], frame_size[0], 3), 90, np.uint8)
+    session.latest_seen = seen
+    scene = CameraViewScene(app, session)
+    return scene.caption(0), scene
+
+
+def test_cards_too_small_in_the_picture_say_hang_the_camera_lower():
+    """A camera hung too high (the wiring guide's first mounting: cards 1/19 of the picture) reads far fewer cards
+    surely (docs/vision.md, "Card size in the picture"); the player sees why under the picture."""
+    small = [_card_of_length(86, 100 + 120 * i, 300) for i in range(3)]
+    caption, _ = _camera_caption(small, (1640, 1232))
+    assert "hang the camera lower" in caption and "86 px, 1/19" in caption
+    caption, _ = _camera_caption([_card_of_length(110, 100, 100)], (1000, 750))
+    assert "[camera] resolution" in caption and "110 px" in caption
+    caption, _ = _camera_caption([_card_of_length(500, 100, 100)], (1640, 1232))
+    assert "hang the camera higher" in caption
+    caption, scene = _camera_caption([_card_of_length(200, 100, 300)], (1640, 1232))
+    assert caption == scene.t("nm.camera.touch_to_teach"), "cards as measured: the usual line"

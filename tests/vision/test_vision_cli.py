@@ -226,6 +226,29 @@ def test_bench_without_the_scans_lays_stand_ins_instead_of_failing(tmp_path, mon
     assert status == 0 and "stand-in cards drawn by code" in out and "detection recall" in out
 
 
+def test_bench_lays_cards_of_the_lengths_asked_for(monkeypatch, capsys):
+    """`--card-widths 75 100`: what a camera hung too high shows (docs/vision.md, "Card size in the picture");
+    nonsense is refused with a clear message."""
+    from vision import bench
+
+    asked = []
+    original = bench.SceneGenerator.random_scene
+
+    def recording(self, width_range=(140.0, 330.0), **overrides):
+        scene = original(self, width_range=width_range, **overrides)
+        asked.append([round(card.width_px) for card in scene.cards])
+        return scene
+
+    monkeypatch.setattr(bench.SceneGenerator, "random_scene", recording)
+    status = main(["vision", "bench", "--scenes", "2", "--repeats", "1", "--card-widths", "75", "100"])
+    out = capsys.readouterr().out
+    assert status == 0 and "card widths 75-100 px" in out
+    lengths = [length for scene in asked for length in scene]
+    assert lengths and min(lengths) >= 70 and max(lengths) <= 105  # perspective stretches a card a little
+    assert main(["vision", "bench", "--scenes", "1", "--card-widths", "200", "100"]) == 2
+    assert "0 < MIN <= MAX" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("command", [["scan", "{path}", "--json"], ["bench", "--scenes", "1", "--repeats", "1"]])
 def test_thorough_reaches_the_recogniser_of_scan_and_bench(scene_file, monkeypatch, capsys, command):
     """`--thorough`: the recogniser also lays cards from straight edges (vision.pipeline.Recogniser); without it,

@@ -79,7 +79,8 @@ class CameraViewScene(SessionScene):
             label = self.t("nm.teach.forget_confirm" if self._forget_asked else "nm.teach.forget", count=taught)
             self.add_button(Button(forget, label, self.forget_taught))
             caption_width -= px(180)
-        if (unsure or self.app.teach_status) and self.session.mode == "camera" and not self.session.camera_lost:
+        if (unsure or self.app.teach_status or self.framing_advice()) and self.session.mode == "camera" and \
+                not self.session.camera_lost:
             draw_paragraph(surface, caption, layout.font(15), theme.WARNING,
                            pygame.Rect(px(200), layout.height - px(70), caption_width, px(56)), line_gap=0)
         else:
@@ -130,11 +131,35 @@ class CameraViewScene(SessionScene):
             return self.app.camera_message or self.t("camera.lost")
         if self.app.teach_status is not None:
             return self.teach_caption()
+        framing = self.framing_advice()
+        if framing:
+            return framing
         if unsure:
             return self.t("nm.camera.unsure", count=unsure)
         if self.session.latest_seen and self.session.mode == "camera":
             return self.t("nm.camera.touch_to_teach")
         return self.t("camera.ok")
+
+    def framing_advice(self) -> str | None:
+        """What to change when the cards read are smaller or larger in the picture than the recogniser is measured
+        on (vision.framing): a camera hung too high reads far fewer cards surely, and this is where a player sees
+        it. None when they are as measured, or nothing is read."""
+        frame, seen = self.session.latest_frame, self.session.latest_seen
+        if self.session.mode != "camera" or frame is None or not seen:
+            return None
+        try:
+            from vision.framing import Framing
+        except ImportError:
+            return None
+        framing = Framing.of(seen, (frame.shape[1], frame.shape[0]))
+        if framing is None or framing.as_measured:
+            return None
+        fraction = max(1, round(1 / framing.share))
+        if framing.too_small_a_share:
+            return self.t("nm.camera.cards_small", length=round(framing.length), fraction=fraction)
+        if framing.too_few_pixels:
+            return self.t("nm.camera.cards_few_pixels", length=round(framing.length))
+        return self.t("nm.camera.cards_large", fraction=fraction)
 
     def _outline_cards(self, surface, layout, placed: pygame.Rect, scale: float) -> int:
         """Outline the cards read in the picture shown (placed at `placed`, scaled by `scale`); returns how many were
