@@ -185,6 +185,11 @@ def test_a_card_read_surely_in_the_wrong_legion_can_be_touched_and_taught_too():
     picker.next()
     assert app.teaching.facts == ("brown", ("torso",), None) and app.teaching.corners == sure.corners
     app.teach_status = None
+    # The caption's advice on the cards' size comes first (vision.framing): here the card is as large in the picture
+    # as the recogniser is measured on, 200 px in a 1640x1232 one.
+    session.latest_frame = np.zeros((1232, 1640, 3), np.uint8)
+    session.latest_seen = [SeenCard("red", ("torso",), None, ((40.0, 40.0), (240.0, 40.0), (240.0, 168.0),
+                                                              (40.0, 168.0)), 0.97)]
     assert scene.caption(unsure=0) == scene.t("nm.camera.touch_to_teach")
     session.latest_seen = []
     assert scene.caption(unsure=0) == scene.t("camera.ok"), "no card read: nothing to touch"
