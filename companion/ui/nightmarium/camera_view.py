@@ -69,7 +69,7 @@ class CameraViewScene(SessionScene):
                 draw_seats(surface, layout, [(placed.left + x * scale, placed.top + y * scale)
                                              for x, y in table.table_corners], theme.TEXT_DIM)
             unsure = self._outline_cards(surface, layout, placed, scale)
-        caption = self.caption(unsure)
+        caption, warning = self.caption_and_warning(unsure)
         caption_width = layout.width - px(220)
         taught = self.taught_cards()
         if taught:
@@ -79,8 +79,7 @@ class CameraViewScene(SessionScene):
             label = self.t("nm.teach.forget_confirm" if self._forget_asked else "nm.teach.forget", count=taught)
             self.add_button(Button(forget, label, self.forget_taught))
             caption_width -= px(180)
-        if (unsure or self.app.teach_status or self.framing_advice()) and self.session.mode == "camera" and \
-                not self.session.camera_lost:
+        if warning:
             draw_paragraph(surface, caption, layout.font(15), theme.WARNING,
                            pygame.Rect(px(200), layout.height - px(70), caption_width, px(56)), line_gap=0)
         else:
@@ -125,20 +124,26 @@ class CameraViewScene(SessionScene):
 
     def caption(self, unsure: int) -> str:
         """The line under the picture, `unsure` cards being marked "?" on it."""
+        return self.caption_and_warning(unsure)[0]
+
+    def caption_and_warning(self, unsure: int) -> tuple[str, bool]:
+        """The line under the picture, and whether it asks the players to do something (drawn in the warning
+        colour): what teaching is doing, the cards' size in the picture, the cards marked "?"."""
         if self.session.mode == "simulated":
-            return self.t("camera.simulated")
+            return self.t("camera.simulated"), False
         if self.session.camera_lost:  # the camera guard's whole line: what failed, when it retries
-            return self.app.camera_message or self.t("camera.lost")
+            return self.app.camera_message or self.t("camera.lost"), False
+        camera = self.session.mode == "camera"
         if self.app.teach_status is not None:
-            return self.teach_caption()
+            return self.teach_caption(), camera
         framing = self.framing_advice()
         if framing:
-            return framing
+            return framing, True
         if unsure:
-            return self.t("nm.camera.unsure", count=unsure)
-        if self.session.latest_seen and self.session.mode == "camera":
-            return self.t("nm.camera.touch_to_teach")
-        return self.t("camera.ok")
+            return self.t("nm.camera.unsure", count=unsure), camera
+        if self.session.latest_seen and camera:
+            return self.t("nm.camera.touch_to_teach"), False
+        return self.t("camera.ok"), False
 
     def framing_advice(self) -> str | None:
         """What to change when the cards read are smaller or larger in the picture than the recogniser is measured
