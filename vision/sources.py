@@ -14,6 +14,7 @@ import numpy as np
 # What the recogniser is measured on (`companion vision bench`): a camera is asked for this size unless configured
 # otherwise (`[camera] resolution`).
 CAMERA_SIZE = (1640, 1232)
+CONTINUOUS_AUTOFOCUS = 2  # libcamera's controls.AfModeEnum.Continuous (the module is on the Pi only)
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".bmp", ".tif", ".tiff", ".webp"}
 VIDEO_SUFFIXES = {".mp4", ".avi", ".mov", ".mkv", ".webm", ".h264"}
 
@@ -139,6 +140,9 @@ class PiCameraSource(FrameSource):
             config = self.camera.create_still_configuration(main={"size": size, "format": "RGB888"})
             self.camera.configure(config)
             self.camera.start()
+            if "AfMode" in self.camera.camera_controls:
+                # Camera Module 3 holds its lens where it is until asked to focus: keep it on the table.
+                self.camera.set_controls({"AfMode": CONTINUOUS_AUTOFOCUS})
         except Exception as error:  # picamera2 raises many kinds when the camera is absent or busy
             raise CameraError(f"the Pi camera could not be started: {error}") from None
 

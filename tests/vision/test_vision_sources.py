@@ -128,8 +128,14 @@ def test_the_pi_camera_is_configured_with_the_size_asked_for(monkeypatch):
     import types
 
     configured = []
+    asked = []
 
     class FakePicamera2:
+        camera_controls = {"AfMode": (0, 2, 0)}  # a Camera Module 3: its lens can focus
+
+        def set_controls(self, controls):
+            asked.append(controls)
+
         def create_still_configuration(self, main):
             return {"main": main}
 
@@ -146,3 +152,8 @@ def test_the_pi_camera_is_configured_with_the_size_asked_for(monkeypatch):
     assert open_source("picamera").describe() == "Raspberry Pi camera at 1640 x 1232"
     source = open_source("picamera", (2028, 1520))
     assert configured == [(1640, 1232), (2028, 1520)] and source.read().shape == (1520, 2028, 3)
+    # Camera Module 3 holds its lens still unless asked: both were asked to focus continuously (libcamera's 2).
+    assert asked == [{"AfMode": 2}, {"AfMode": 2}]
+    FakePicamera2.camera_controls = {}  # an HQ camera or Camera Module 2: nothing to focus
+    open_source("picamera")
+    assert len(asked) == 2
