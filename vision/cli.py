@@ -121,7 +121,7 @@ def _scan(args) -> int:
         if args.json:
             print(json.dumps(result.to_json(image=path)), flush=True)
         else:
-            print(_summary(path, result), flush=True)
+            print(_summary(path, result, None if frame is None else (frame.shape[1], frame.shape[0])), flush=True)
         if debug_dir and frame is not None:
             from .debug import annotate
 
@@ -140,7 +140,11 @@ def _read(path: str):
     return cv2.imdecode(data, cv2.IMREAD_UNCHANGED) if data.size else None
 
 
-def _summary(path: str, result) -> str:
+def _summary(path: str, result, picture_size: tuple[int, int] | None = None) -> str:
+    """The readable lines of one image's reading; where the cards are smaller or larger in the picture than the
+    recogniser is measured on (a photo taken to try a camera's mounting), a note on what to change."""
+    from .framing import Framing
+
     if result.error:
         return f"{path}: {result.error}"
     lines = [f"{path}: {len(result.cards)} card(s) in {result.ms:.0f} ms"]
@@ -149,6 +153,9 @@ def _summary(path: str, result) -> str:
         place = f" seat {card.seat} creature {card.creature} {card.slot}" if card.seat is not None else ""
         lines.append(f"  {card.legion:5} {'+'.join(card.parts):17} {card.ability or '-':11} "
                      f"confidence {card.confidence:.2f} at {centre}{place}")
+    framing = Framing.of(result.cards, picture_size) if picture_size else None
+    if framing is not None and not framing.as_measured:
+        lines.append(f"  note: {framing.advice()}")
     return "\n".join(lines)
 
 

@@ -60,6 +60,24 @@ def test_readable_summary_and_debug_images(scene_file, tmp_path, capsys):
     assert cv2.imread(str(tmp_path / "debug" / "table.png")) is not None
 
 
+def test_the_summary_notes_cards_too_small_in_the_picture_and_json_stays_as_it_was(scene_file, tmp_path, capsys):
+    """A photo taken to try a camera's mounting: cards 90 px long in a 1640-px picture get a note on what to change
+    (vision.framing); cards as measured, none; the JSON lines keep their fields (other tools read them)."""
+    small = SceneGenerator(21, use_scans=False).render({0: [[1, 30]], 2: [[60]]},
+                                                       Conditions(card_width_px=90, noise=1))
+    small_path = tmp_path / "high.png"
+    cv2.imwrite(str(small_path), small.frame)
+    large_path, _, _ = scene_file
+    assert main(["vision", "scan", str(small_path), str(large_path)]) == 0
+    out = capsys.readouterr().out
+    small_part, large_part = out.split(str(large_path))
+    assert "note:" in small_part and "hang the camera lower" in small_part
+    assert "note:" not in large_part
+    assert main(["vision", "scan", str(small_path), "--json"]) == 0
+    line = json.loads(capsys.readouterr().out)
+    assert set(line) == {"image", "ms", "cards", "error"}
+
+
 def test_bad_calibration_is_a_clear_error(scene_file, tmp_path, capsys):
     path, _, _ = scene_file
     bad = tmp_path / "calibration.json"
