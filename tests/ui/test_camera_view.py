@@ -194,3 +194,24 @@ def test_cards_too_small_in_the_picture_say_hang_the_camera_lower():
     assert "hang the camera higher" in caption
     caption, scene = _camera_caption([_card_of_length(200, 100, 300)], (1640, 1232))
     assert caption == scene.t("nm.camera.touch_to_teach"), "cards as measured: the usual line"
+
+
+def test_the_camera_chip_warns_of_cards_too_small_in_the_picture():
+    """On the table screen, where the game is played: the chip turns to the warning colour and says so; touching it
+    opens the camera view, whose caption says what to change."""
+    from companion.ui.nightmarium.table import TableScene
+
+    app = make_app(SIZE, strict=True)
+    build_screen(app, "launcher")
+    session = Session.new(app, ["Ann", "Bob"], "ru2014", 5, False, "camera")
+    session.latest_frame = np.full((1232, 1640, 3), 90, np.uint8)
+    table = TableScene(app, session)
+    session.latest_seen = [_card_of_length(200, 100, 300)]
+    assert table.camera_chip_state() == (table.t("camera.ok"), theme.GOOD)
+    session.latest_seen = [_card_of_length(86, 100 + 120 * i, 300) for i in range(3)]
+    assert table.camera_chip_state() == (table.t("nm.camera.chip_small"), theme.WARNING)
+    session.latest_seen = [_card_of_length(500, 100, 300)]
+    assert table.camera_chip_state() == (table.t("nm.camera.chip_large"), theme.WARNING)
+    app.push(table)
+    surface = pygame.Surface(SIZE)
+    assert app.render(surface, force=True) and app.errors == []

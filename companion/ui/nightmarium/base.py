@@ -103,18 +103,26 @@ class SessionScene(Scene):
         self.after_change()
 
     # -- drawing helpers ------------------------------------------------------------------------------------
-    def camera_chip(self, surface, layout, right: int, centre_y: int) -> None:
+    def camera_chip_state(self) -> tuple[str, tuple[int, int, int]]:
+        """The camera chip's words and its dot's colour."""
+        from companion.ui.nightmarium.camera_view import framing_off_measure
+
         mode = self.session.mode
         if mode == "simulated":
-            text, colour = self.t("camera.simulated"), theme.ACCENT
-        elif mode == "manual":
-            text, colour = self.t("camera.off"), theme.TEXT_DIM
-        elif self.session.camera_lost:  # the guard's own line: why, and when it tries again
+            return self.t("camera.simulated"), theme.ACCENT
+        if mode == "manual":
+            return self.t("camera.off"), theme.TEXT_DIM
+        if self.session.camera_lost:  # the guard's own line: why, and when it tries again
             message = self.app.camera_message
-            text = without_details(message).split(";")[0] if message else self.t("camera.lost")
-            colour = theme.WARNING
-        else:
-            text, colour = self.t("camera.ok"), theme.GOOD
+            return (without_details(message).split(";")[0] if message else self.t("camera.lost")), theme.WARNING
+        framing = framing_off_measure(self.session)
+        if framing is not None:  # a camera hung too high: the camera view says what to change
+            return self.t("nm.camera.chip_large" if framing.too_large_a_share else "nm.camera.chip_small"), \
+                theme.WARNING
+        return self.t("camera.ok"), theme.GOOD
+
+    def camera_chip(self, surface, layout, right: int, centre_y: int) -> None:
+        text, colour = self.camera_chip_state()
         widest = layout.px(285)  # clear of the deck count beside it
         font = fit_font(text, widest - layout.px(30), layout.px(14), True, layout.px(11))
         width = min(font.size(text)[0] + layout.px(30), widest)

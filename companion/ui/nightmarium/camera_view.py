@@ -27,6 +27,21 @@ def card_photo(frame, corners) -> pygame.Surface | None:
     return frame_surface(flat)
 
 
+def framing_off_measure(session):
+    """The framing (vision.framing.Framing) of the cards the camera last read, when they are smaller or larger in
+    its picture than the recogniser is measured on; None when they are as measured, nothing is read, or the
+    picture is not a camera's."""
+    frame, seen = session.latest_frame, session.latest_seen
+    if session.mode != "camera" or frame is None or not seen:
+        return None
+    try:
+        from vision.framing import Framing
+    except ImportError:
+        return None
+    framing = Framing.of(seen, (frame.shape[1], frame.shape[0]))
+    return None if framing is None or framing.as_measured else framing
+
+
 class CameraViewScene(SessionScene):
     def __init__(self, app, session):
         super().__init__(app, session)
@@ -149,15 +164,8 @@ class CameraViewScene(SessionScene):
         """What to change when the cards read are smaller or larger in the picture than the recogniser is measured
         on (vision.framing): a camera hung too high reads far fewer cards surely, and this is where a player sees
         it. None when they are as measured, or nothing is read."""
-        frame, seen = self.session.latest_frame, self.session.latest_seen
-        if self.session.mode != "camera" or frame is None or not seen:
-            return None
-        try:
-            from vision.framing import Framing
-        except ImportError:
-            return None
-        framing = Framing.of(seen, (frame.shape[1], frame.shape[0]))
-        if framing is None or framing.as_measured:
+        framing = framing_off_measure(self.session)
+        if framing is None:
             return None
         fraction = max(1, round(1 / framing.share))
         if framing.too_small_a_share:
