@@ -18,6 +18,7 @@ MEASURED_CARD_LENGTHS = (140.0, 330.0)  # pixels, in pictures of FRAME_SIZE (vis
 MIN_CARD_PIXELS = MEASURED_CARD_LENGTHS[0]
 MIN_CARD_SHARE = MEASURED_CARD_LENGTHS[0] / max(FRAME_SIZE)
 MAX_CARD_SHARE = MEASURED_CARD_LENGTHS[1] / max(FRAME_SIZE)
+SMALL_SHARE, FEW_PIXELS, LARGE_SHARE = "small share", "few pixels", "large share"  # Framing.problem
 
 
 def card_length(corners) -> float:
@@ -57,22 +58,35 @@ class Framing:
         return self.share > MAX_CARD_SHARE
 
     @property
+    def problem(self) -> str | None:
+        """What most needs changing, in this order (hanging the camera lower also gives more pixels):
+        SMALL_SHARE, FEW_PIXELS or LARGE_SHARE; None when the cards are as the recogniser is measured on."""
+        if self.too_small_a_share:
+            return SMALL_SHARE
+        if self.too_few_pixels:
+            return FEW_PIXELS
+        if self.too_large_a_share:
+            return LARGE_SHARE
+        return None
+
+    @property
     def as_measured(self) -> bool:
-        return not (self.too_small_a_share or self.too_few_pixels or self.too_large_a_share)
+        return self.problem is None
 
     def advice(self) -> str:
         """One line for the user: the cards' size, and what to change when it is not as the recogniser was
         measured on."""
         seen = (f"{self.cards} card(s) about {self.length:.0f} px long, 1/{1 / self.share:.0f} of the picture's "
                 f"width")
-        if self.too_small_a_share:
+        problem = self.problem
+        if problem == SMALL_SHARE:
             return (f"{seen}: too small a part of the picture (the recogniser is measured on cards at least "
                     f"1/{1 / MIN_CARD_SHARE:.0f} of it): hang the camera lower or use a narrower lens "
                     "(hardware/wiring.md, Camera mounting)")
-        if self.too_few_pixels:
+        if problem == FEW_PIXELS:
             return (f"{seen}: too few pixels (the recogniser is measured on cards at least {MIN_CARD_PIXELS:.0f} px "
                     "long): ask the camera for a larger picture ([camera] resolution)")
-        if self.too_large_a_share:
+        if problem == LARGE_SHARE:
             return (f"{seen}: more of the picture than the recogniser is measured on (at most "
                     f"1/{1 / MAX_CARD_SHARE:.0f}): hang the camera higher so the whole play area is in view")
         return (f"{seen}: as the recogniser is measured on ({MIN_CARD_PIXELS:.0f}-{MEASURED_CARD_LENGTHS[1]:.0f} px, "

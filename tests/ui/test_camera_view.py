@@ -165,12 +165,6 @@ def test_with_a_calibration_the_table_and_its_seats_are_drawn_on_the_picture():
     assert colour_count(surface, on_screen(scene, surface, 100, 280), theme.TEXT_DIM, reach=3) > 0
 
 
-def _card_of_length(length: float, x: float, y: float, confidence: float = 0.97) -> SeenCard:
-    depth = length / 1.557
-    return SeenCard("blue", ("torso",), None, ((x, y), (x + length, y), (x + length, y + depth), (x, y + depth)),
-                    confidence)
-
-
 def _camera_caption(seen, frame_size):
     """The line under the camera's picture, and the scene (for its strings)."""
     app = make_app(SIZE, strict=True)
@@ -182,21 +176,21 @@ def _camera_caption(seen, frame_size):
     return scene.caption(0), scene
 
 
-def test_cards_too_small_in_the_picture_say_hang_the_camera_lower():
+def test_cards_too_small_in_the_picture_say_hang_the_camera_lower(card_of_length):
     """A camera hung too high (the wiring guide's first mounting: cards 1/19 of the picture) reads far fewer cards
     surely (docs/vision.md, "Card size in the picture"); the player sees why under the picture."""
-    small = [_card_of_length(86, 100 + 120 * i, 300) for i in range(3)]
+    small = [card_of_length(86, 100 + 120 * i, 300) for i in range(3)]
     caption, _ = _camera_caption(small, (1640, 1232))
     assert "hang the camera lower" in caption and "86 px, 1/19" in caption
-    caption, _ = _camera_caption([_card_of_length(110, 100, 100)], (1000, 750))
+    caption, _ = _camera_caption([card_of_length(110, 100, 100)], (1000, 750))
     assert "[camera] resolution" in caption and "110 px" in caption
-    caption, _ = _camera_caption([_card_of_length(500, 100, 100)], (1640, 1232))
+    caption, _ = _camera_caption([card_of_length(500, 100, 100)], (1640, 1232))
     assert "hang the camera higher" in caption
-    caption, scene = _camera_caption([_card_of_length(200, 100, 300)], (1640, 1232))
+    caption, scene = _camera_caption([card_of_length(200, 100, 300)], (1640, 1232))
     assert caption == scene.t("nm.camera.touch_to_teach"), "cards as measured: the usual line"
 
 
-def test_the_camera_chip_warns_of_cards_too_small_in_the_picture():
+def test_the_camera_chip_warns_of_cards_too_small_in_the_picture(card_of_length):
     """On the table screen, where the game is played: the chip turns to the warning colour and says so; touching it
     opens the camera view, whose caption says what to change."""
     from companion.ui.nightmarium.table import TableScene
@@ -206,11 +200,11 @@ def test_the_camera_chip_warns_of_cards_too_small_in_the_picture():
     session = Session.new(app, ["Ann", "Bob"], "ru2014", 5, False, "camera")
     session.latest_frame = np.full((1232, 1640, 3), 90, np.uint8)
     table = TableScene(app, session)
-    session.latest_seen = [_card_of_length(200, 100, 300)]
+    session.latest_seen = [card_of_length(200, 100, 300)]
     assert table.camera_chip_state() == (table.t("camera.ok"), theme.GOOD)
-    session.latest_seen = [_card_of_length(86, 100 + 120 * i, 300) for i in range(3)]
+    session.latest_seen = [card_of_length(86, 100 + 120 * i, 300) for i in range(3)]
     assert table.camera_chip_state() == (table.t("nm.camera.chip_small"), theme.WARNING)
-    session.latest_seen = [_card_of_length(500, 100, 300)]
+    session.latest_seen = [card_of_length(500, 100, 300)]
     assert table.camera_chip_state() == (table.t("nm.camera.chip_large"), theme.WARNING)
     app.push(table)
     surface = pygame.Surface(SIZE)

@@ -117,7 +117,9 @@ class SessionScene(Scene):
             return (without_details(message).split(";")[0] if message else self.t("camera.lost")), theme.WARNING
         framing = framing_off_measure(self.session)
         if framing is not None:  # a camera hung too high: the camera view says what to change
-            return self.t("nm.camera.chip_large" if framing.too_large_a_share else "nm.camera.chip_small"), \
+            from vision.framing import LARGE_SHARE
+
+            return self.t("nm.camera.chip_large" if framing.problem == LARGE_SHARE else "nm.camera.chip_small"), \
                 theme.WARNING
         return self.t("camera.ok"), theme.GOOD
 

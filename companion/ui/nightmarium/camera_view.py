@@ -167,12 +167,11 @@ class CameraViewScene(SessionScene):
         framing = framing_off_measure(self.session)
         if framing is None:
             return None
-        fraction = max(1, round(1 / framing.share))
-        if framing.too_small_a_share:
-            return self.t("nm.camera.cards_small", length=round(framing.length), fraction=fraction)
-        if framing.too_few_pixels:
-            return self.t("nm.camera.cards_few_pixels", length=round(framing.length))
-        return self.t("nm.camera.cards_large", fraction=fraction)
+        from vision.framing import FEW_PIXELS, SMALL_SHARE
+
+        key = {SMALL_SHARE: "nm.camera.cards_small", FEW_PIXELS: "nm.camera.cards_few_pixels"}.get(
+            framing.problem, "nm.camera.cards_large")
+        return self.t(key, length=round(framing.length), fraction=max(1, round(1 / framing.share)))
 
     def _outline_cards(self, surface, layout, placed: pygame.Rect, scale: float) -> int:
         """Outline the cards read in the picture shown (placed at `placed`, scaled by `scale`); returns how many were
