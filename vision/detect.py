@@ -45,6 +45,10 @@ CUT_CORNER_SIDE = 0.7  # a five-sided hull's shortest side, at most this share o
 # in an L or a cross: its corners are offered too (a column's outline, whiskers and all, fills more).
 PUSHED_TOGETHER_FILL = 0.9
 RESTORED_SUPPORT = 0.5  # a quad with its lost corner put back must lie this much on edges (the cut side does not)
+# An outline filling this share of its convex hull has no whisker worth opening away (a whisker adds little area but
+# much hull): it is taken as it is. Opening it would cost a drawing, an opening and a tracing of its box, and round
+# its corners, which `_refine_quad` leaves out anyway. Most cards' outlines are such; table grain and art are not.
+SOLID_OUTLINE = 0.97
 
 
 class Outlines(NamedTuple):
@@ -157,16 +161,20 @@ def _quad_from_contour(contour, limits, solidity: float | None = None, pieces: l
     whole_area = cv2.contourArea(whole_hull)
     if whole_area < min_area:
         return None
-    opened = _without_whiskers(contour, left, top, box_width, box_height)
-    if not opened:
-        return None
-    if pieces is not None:
-        pieces += [piece for piece, area in opened[1:] if area >= min_area]
-    opened = opened[0][0]
-    hull = cv2.convexHull(opened)
-    hull_area = cv2.contourArea(hull)
+    filled = cv2.contourArea(contour)
+    if filled >= SOLID_OUTLINE * whole_area:
+        opened, hull, hull_area = contour, whole_hull, whole_area
+    else:
+        opened_pieces = _without_whiskers(contour, left, top, box_width, box_height)
+        if not opened_pieces:
+            return None
+        if pieces is not None:
+            pieces += [piece for piece, area in opened_pieces[1:] if area >= min_area]
+        opened = opened_pieces[0][0]
+        hull = cv2.convexHull(opened)
+        hull_area = cv2.contourArea(hull)
     found = _quad_from_hull(opened, hull, hull_area, limits, solidity, restored)
-    if found is not None and hollow is not None and cv2.contourArea(contour) < PUSHED_TOGETHER_FILL * whole_area:
+    if found is not None and hollow is not None and filled < PUSHED_TOGETHER_FILL * whole_area:
         hollow.append(contour)
     if found is None and solidity is None and whole_area > BROKEN_OUTLINE_MIN_AREA * min_area and \
             hull_area < (1 - BROKEN_OUTLINE_LOSS) * whole_area:

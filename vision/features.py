@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -19,6 +20,9 @@ HIGHLIGHT_SIZE = (58, 62)  # badge warped at 0.4 px per scan pixel for the part 
 ALIGN_SCALE = 0.25  # template pixels per scan pixel
 ALIGN_REACH = 60  # scan pixels the badge is looked for around where the corners put it (the model is trained at it)
 ALIGN_MIN_MATCH = 0.3  # a weaker best match (glare, a hand, not a card) leaves the card as it is
+# A match within this many template pixels (4 scan pixels each) of the best one is the same figure seen a little off;
+# the best match beyond them is what `BadgeFit.lead` is counted from.
+LEAD_REACH = 4
 BADGE_TEMPLATE_SIZE = (int((BADGE_BOX[2] - BADGE_BOX[0]) * ALIGN_SCALE),  # width, height
                        int((BADGE_BOX[3] - BADGE_BOX[1]) * ALIGN_SCALE))
 
@@ -111,37 +115,51 @@ def _parabola_peak(values: np.ndarray, index: int) -> float:
     return float(index)
 
 
+class BadgeFit(NamedTuple):
+    """How the badge corner of a card matched the printed badge figure."""
+
+    match: float  # the best normalised correlation (NaN for a flat region; 1 with no learned figure to compare with)
+    offset: np.ndarray  # where the figure lies from where the card's corners put it, as `badge_offset`
+    # How far the best match stands above the best one elsewhere in the search area (beyond LEAD_REACH of it); 0 for a
+    # match below ALIGN_MIN_MATCH. A printed badge has no twin within the reach; stripes, checks and grain match the
+    # figure about as well at several places, as does art that only resembles it in passing.
+    lead: float
+
+
 def badge_offset(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray | None = None,
                  reach: int | None = None) -> np.ndarray:
     """How far, in scan pixels, the badge's white figure lies from where the card's corners put it (looked for
     within `reach` scan pixels, ALIGN_REACH unless given); (0, 0) when nothing there looks clearly like it."""
-    return _badge_match(frame, to_image, template, reach)[1]
+    return _badge_match(frame, to_image, template, reach).offset
 
 
-def badge_fit(frame: np.ndarray, corners: np.ndarray) -> tuple[float, np.ndarray]:
-    """How much the badge corner of the card at `corners` looks like the printed badge figure (normalised
-    correlation, 1 when there is no learned figure to compare with), and the badge's offset as `badge_offset`."""
+def badge_fit(frame: np.ndarray, corners: np.ndarray) -> BadgeFit:
+    """How much the badge corner of the card at `corners` looks like the printed badge figure, where, and how
+    distinctly (`BadgeFit`)."""
     return _badge_match(frame, _card_to_image(np.asarray(corners, np.float64)))
 
 
 def _badge_match(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray | None = None,
-                 reach: int | None = None):
-    """The best correlation of the badge's white figure near where the card's map puts it (NaN for a flat
-    region), and its offset as `badge_offset`."""
+                 reach: int | None = None) -> BadgeFit:
+    """The best correlation of the badge's white figure near where the card's map puts it, its offset and its
+    lead (`BadgeFit`)."""
     import cv2
 
     template = BADGE_TEMPLATE if template is None else template
     reach = ALIGN_REACH if reach is None else reach
     if template is None:
-        return 1.0, np.zeros(2)
+        return BadgeFit(1.0, np.zeros(2), 1.0)
     box, size, (reach_x, reach_y), (scale_x, scale_y) = _badge_search_area(template.shape, reach)
     region = _channel_min(_warp(frame, to_image, box, size))
     response = cv2.matchTemplate(region.astype(np.float32), template, cv2.TM_CCOEFF_NORMED)
     _, best, _, (column, row) = cv2.minMaxLoc(response)
-    if not best >= ALIGN_MIN_MATCH:  # also NaN, from a flat region
-        return best, np.zeros(2)
-    return best, np.array([(_parabola_peak(response[row], column) - reach_x) / scale_x,
-                           (_parabola_peak(response[:, column], row) - reach_y) / scale_y])
+    if not best >= ALIGN_MIN_MATCH:  # also NaN: minMaxLoc gives it where any window of the region is flat
+        return BadgeFit(best, np.zeros(2), 0.0)  # too weak to place the badge, and so to lead
+    offset = np.array([(_parabola_peak(response[row], column) - reach_x) / scale_x,
+                       (_parabola_peak(response[:, column], row) - reach_y) / scale_y])
+    # What is left of the response once the best match's neighbourhood is taken out (the response is done with).
+    response[max(0, row - LEAD_REACH):row + LEAD_REACH + 1, max(0, column - LEAD_REACH):column + LEAD_REACH + 1] = -1.0
+    return BadgeFit(best, offset, best - cv2.minMaxLoc(response)[1])
 
 
 @functools.lru_cache(maxsize=8)
@@ -394,7 +412,7 @@ def icon_print_share(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray |
     card has none, is rarely that white. NaN where the badge has no white to compare with. `badge` is the badge's
     offset, if `badge_fit` has found it already."""
     to_image = _card_to_image(np.asarray(corners, np.float64))
-    to_image = _shifted(to_image, _badge_match(frame, to_image)[1] if badge is None else badge)
+    to_image = _shifted(to_image, _badge_match(frame, to_image).offset if badge is None else badge)
     badge = _channel_min(_warp(frame, to_image, BADGE_BOX, PRINT_SIZE["badge"])).astype(np.float32)
     icon = _channel_min(_warp(frame, to_image, ICON_BOX, PRINT_SIZE["icon"])).astype(np.float32)
     middle, white = np.percentile(badge, (50, 98))

@@ -108,6 +108,17 @@ VOUCHED_GATE = 0.3
 # card, and skipping them changed no reading on the training scenes while computing 13% fewer features. Not 0.55: on
 # 180 training frames 2 lone places read as cards between 0.45 and 0.55.
 LONE_GATE_RISE = 0.05
+# A place read for the first time (a column split, a lone card) must also show the badge figure at one place: its best
+# match standing at least this far above the best one beyond `vision.features.LEAD_REACH` (`BadgeFit.lead`). On the 20
+# middle held-out frames (stop 48) the places of the cards found led by 0.119 or more but one (0.001, which its
+# column's other card vouched for: VOUCHED_GATE asks no lead); of the other places matching 0.3 or more, half led by
+# less than 0.045 (the stand-in deck's stripes, art, a card read the wrong way up). Places read again around a card
+# already seen (snapped, turned, resized, laid on its sides) ask none: a place a few pixels off its card can match the
+# figure at several offsets alike, and one such (leading by 0.011) led to a card on seed 3000.
+MIN_BADGE_LEAD = 0.05
+# ... nor does a match this good: a fingertip beside the badge can raise a second peak (cards with a fingertip on
+# their icon matched at 0.60-0.76, leading by 0.03-0.08; tests/vision/test_vision_covered_icon.py).
+LEAD_NOT_ASKED_FROM = 0.5
 # The badge shape head (`vision.model.SHAPE_COLOUR_WEIGHT`) has its say only where the badge figure matched at least
 # this well: on the held-out bench (stop 40) a hand over a red card's badge matched at 0.41 and read as a blue badge
 # at 0.93, while the cards of a camera with turned hues whose shape and colour disagree all matched at 0.57 or more.
@@ -377,6 +388,8 @@ class Recogniser:
         except ModelError as error:
             self.model_error = str(error)
         self.badge_gate = recorded_badge_gate(self.model.about) if self.model is not None else BADGE_GATE
+        # A model taught a printing whose badges matched the figure less (a lower gate) asks no lead of them either.
+        self.badge_lead = MIN_BADGE_LEAD if self.badge_gate >= BADGE_GATE else 0.0
         # Most places past the badge gate hold no card: where the first features show it surely, the rest are not
         # computed (vision.early_look). None for a model with no record of it for its card head.
         self.early_look = EarlyLook.of(self.model)
@@ -725,7 +738,7 @@ class Recogniser:
             unturned = column_cards(quad, axis, count, False)
             for flip in _likelier_way_up_first(unturned[0], middle):
                 corners = column_cards(quad, axis, count, True) if flip else unturned
-                per_card = self._read(image, corners, vouched_gate=VOUCHED_GATE)
+                per_card = self._read(image, corners, vouched_gate=VOUCHED_GATE, first_look=True)
                 score = float(np.mean([p["card"][0] for p in per_card])) - 0.5 * error
                 readings.append((score, corners, per_card))
                 if score > EARLY_ACCEPT:
@@ -733,25 +746,28 @@ class Recogniser:
         return readings
 
     def _read(self, image: np.ndarray, cards: list[np.ndarray], gate: float | None = None,
-              at_least: float = FLOOR, vouched_gate: float | None = None) -> list[dict]:
+              at_least: float = FLOOR, vouched_gate: float | None = None, first_look: bool = False) -> list[dict]:
         """Per card (corners): the model's probabilities per head, and its feature vector under FEATURES. A place
-        whose badge corner matches the badge figure less than `gate` (the model's badge gate unless given), or whose
-        first features show that it reads below `at_least` as a card (the least the caller makes anything of; the
-        early look's FLOOR unless given), reads as no card, unread. Where the cards are a column's and
-        `vouched_gate` is given, a place matching at least that (or `gate`, if lower) is read too, if another place
-        of the column passes `gate`."""
+        whose badge corner matches the badge figure less than `gate` (the model's badge gate unless given), or, at a
+        `first_look` (places no card was seen near yet), below LEAD_NOT_ASKED_FROM and less distinctly than the
+        model's badge lead (MIN_BADGE_LEAD), or whose first features show that it reads below `at_least` as a card
+        (the least the caller makes anything of; the early look's FLOOR unless given), reads as no card, unread.
+        Where the cards are a column's and `vouched_gate` is given, a place matching at least that (or `gate`, if
+        lower) is read too, if another place of the column passes."""
         from .features import badge_fit, card_features
 
         gate = self.badge_gate if gate is None else gate
+        least_lead = self.badge_lead if first_look else 0.0
         fits = [badge_fit(image, c) for c in cards]
-        passes = [match >= gate for match, _ in fits]  # False for NaN too, from a flat place
+        passes = [fit.match >= gate and (fit.lead >= least_lead or fit.match >= LEAD_NOT_ASKED_FROM)
+                  for fit in fits]  # False for NaN too (a flat place)
         if vouched_gate is not None and any(passes):
-            passes = [match >= min(gate, vouched_gate) for match, _ in fits]
+            passes = [fit.match >= min(gate, vouched_gate) for fit in fits]
         blank = np.zeros(self.model.feature_count, np.float32)
         if any(passes):
             give_up = self._early_look_at(at_least)
-            rows = [card_features(image, c, offset, give_up) if passed else None
-                    for c, (_, offset), passed in zip(cards, fits, passes)]
+            rows = [card_features(image, c, fit.offset, give_up) if passed else None
+                    for c, fit, passed in zip(cards, fits, passes)]
             passes = [row is not None for row in rows]  # the early look gives up on most places that hold no card
         if not any(passes):  # the common case: no card at all, and the model's answer for it is known
             return [{head: values.copy() for head, values in self._unread.items()} | {FEATURES: blank.copy()}
@@ -762,7 +778,8 @@ class Recogniser:
             if not passed:
                 probabilities["card"][i] = (0.0, 1.0)
         return [{head: values[i] for head, values in probabilities.items()} | {FEATURES: features[i]}
-                | ({BADGE_OFFSET: fits[i][1], BADGE_MATCH: fits[i][0]} if passes[i] else {}) for i in range(len(cards))]
+                | ({BADGE_OFFSET: fits[i].offset, BADGE_MATCH: fits[i].match} if passes[i] else {})
+                for i in range(len(cards))]
 
     def _early_look_at(self, at_least: float):
         """The early look that gives up on places surely reading below `at_least` (one per level, kept)."""
@@ -874,11 +891,12 @@ class Recogniser:
     def _lone_cards(self, image: np.ndarray, candidates: list[np.ndarray], taken: list[np.ndarray],
                     bar: float = LONE_CARD) -> list:
         """The candidate cards that on their own look unmistakably like cards (at least `bar`), with their
-        probabilities."""
+        probabilities. Read at a first look (`_read`): each must show its badge figure distinctly."""
         candidates = [c for c in candidates if not inside_any(quad_centre(c), taken)]
         if not candidates:
             return []
-        found = list(zip(candidates, self._read(image, candidates, self.badge_gate + LONE_GATE_RISE, at_least=bar)))
+        found = list(zip(candidates, self._read(image, candidates, self.badge_gate + LONE_GATE_RISE, at_least=bar,
+                                                first_look=True)))
         return sorted([item for item in found if item[1]["card"][0] >= bar], key=lambda item: -item[1]["card"][0])
 
     def _card_over_outline(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray,

@@ -48,7 +48,7 @@ def taught_badge_gate(examples) -> float:
     from .features import badge_fit
     from .pipeline import BADGE_GATE
 
-    matches = [badge_fit(frame, quad)[0] for frame, quad, _ in examples]
+    matches = [badge_fit(frame, quad).match for frame, quad, _ in examples]
     weakest = min((m if m == m else 0.0 for m in matches), default=BADGE_GATE)  # NaN: a flat badge corner
     return float(min(BADGE_GATE, TAUGHT_GATE_MARGIN * weakest))
 

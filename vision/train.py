@@ -122,7 +122,7 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
 
     def add_positive(frame, corners, card):
         # The badge found once for both: card_features would find it just so.
-        offset = badge_fit(frame, corners)[1]
+        offset = badge_fit(frame, corners).offset
         features = card_features(frame, corners, offset)
         if shown is not None:
             shown.append(card.id)
@@ -189,7 +189,7 @@ def other_camera_rows(cards: list[CardFacts], samples: int, seed: int, use_scans
         scene = _column_scene(generator, rng, list(legion_of))
         for truth in scene.cards:
             corners = jitter(truth.corners, rng, 0.012)
-            offset = badge_fit(scene.frame, corners)[1]
+            offset = badge_fit(scene.frame, corners).offset
             features.append(card_features(scene.frame, corners, offset))
             shapes.append(badge_shape(scene.frame, corners, features[-1], offset))
             labels.append(legion_of[truth.card_id])

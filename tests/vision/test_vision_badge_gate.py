@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 from vision.cards import all_cards
+from vision.pipeline import FEATURES
 from vision.synthetic import Conditions, SceneGenerator
 
 
@@ -52,7 +53,8 @@ def test_a_place_that_must_read_as_a_card_on_its_own_must_match_the_badge_better
     card = scene.cards[2].corners
     real_fit = vision.features.badge_fit
     between = recogniser.badge_gate + LONE_GATE_RISE / 2
-    monkeypatch.setattr(vision.features, "badge_fit", lambda frame, corners: (between, real_fit(frame, corners)[1]))
+    monkeypatch.setattr(vision.features, "badge_fit",
+                        lambda frame, corners: real_fit(frame, corners)._replace(match=between))
     calls = _counting_features(monkeypatch)
 
     assert recogniser._read(scene.frame, [card])[0]["card"][0] > 0.9
@@ -66,7 +68,7 @@ def test_the_gate_passes_the_badge_offset_it_found_on_to_the_features():
 
     scene = _standin_scene()
     corners = scene.cards[2].corners
-    match, offset = badge_fit(scene.frame, corners)
+    match, offset, _ = badge_fit(scene.frame, corners)
     assert match > 0.5
     assert np.array_equal(card_features(scene.frame, corners, offset), card_features(scene.frame, corners))
 
@@ -125,7 +127,8 @@ def test_a_taught_card_whose_badge_corner_is_flat_turns_the_gate_off(monkeypatch
     from vision.taught import taught_badge_gate
 
     # A flat region correlates with nothing: OpenCV's normalised correlation is NaN there.
-    monkeypatch.setattr(vision.features, "badge_fit", lambda frame, corners: (float("nan"), np.zeros(2)))
+    monkeypatch.setattr(vision.features, "badge_fit",
+                        lambda frame, corners: vision.features.BadgeFit(float("nan"), np.zeros(2), 0.0))
     scene = _standin_scene()
     assert taught_badge_gate([(scene.frame, scene.cards[0].corners, None)]) == 0.0
 
@@ -136,7 +139,8 @@ def _matching(monkeypatch) -> list:
 
     real_fit = features.badge_fit
     queue = []
-    monkeypatch.setattr(features, "badge_fit", lambda frame, corners: (queue.pop(0), real_fit(frame, corners)[1]))
+    monkeypatch.setattr(features, "badge_fit",
+                        lambda frame, corners: real_fit(frame, corners)._replace(match=queue.pop(0)))
     return queue
 
 
@@ -184,3 +188,101 @@ def test_a_taught_gate_below_the_vouched_one_is_kept_for_a_columns_places(recogn
     readings = recogniser._read(scene.frame, column, vouched_gate=VOUCHED_GATE)
     assert [r["card"][0] > 0.9 for r in readings] == [True, True]
     assert len(calls) == 2
+
+
+def _twin_figure_scene(shift: int = 30):
+    """A stand-in card alone on a plain table, and the same card with the badge figure printed twice over its badge,
+    `shift` scan pixels either side of its place: a figure matched equally well at two places, as stripes, checks or
+    grain match it."""
+    import cv2
+
+    from vision.cards import CARD_HEIGHT, CARD_WIDTH
+    from vision.features import BADGE_BOX, BADGE_TEMPLATE
+    from vision.standin import standin_face
+
+    face = standin_face(all_cards()[5])
+    x0, y0, x1, y1 = BADGE_BOX
+    levels = (BADGE_TEMPLATE - BADGE_TEMPLATE.min()) / np.ptp(BADGE_TEMPLATE) * 255
+    figure = cv2.resize(levels, (x1 - x0, y1 - y0)).astype(np.uint8)[..., None]
+    twin = face.copy()
+    for dx in (-shift, shift):
+        region = twin[y0:y1, x0 + dx:x1 + dx]
+        np.maximum(region, figure[:, :region.shape[1]], out=region)
+    corners = np.float64([[300, 300], [520, 300], [520, 300 + 220 * CARD_HEIGHT / CARD_WIDTH],
+                          [300, 300 + 220 * CARD_HEIGHT / CARD_WIDTH]])
+    to_frame = cv2.getPerspectiveTransform(
+        np.float32([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]]), np.float32(corners))
+    frames = []
+    for card in (face, twin):
+        frame = np.full((900, 1200, 3), 90, np.uint8)
+        laid = cv2.warpPerspective(card, to_frame, (1200, 900))
+        inside = cv2.warpPerspective(np.full(card.shape[:2], 255, np.uint8), to_frame, (1200, 900)) > 0
+        frame[inside] = laid[inside]
+        frames.append(frame)
+    return frames, corners
+
+
+def test_a_printed_badge_leads_and_a_figure_matched_at_two_places_does_not():
+    """`BadgeFit.lead`: how far the best match stands above the best beyond LEAD_REACH of it."""
+    from vision.features import badge_fit
+    from vision.pipeline import BADGE_GATE, MIN_BADGE_LEAD
+
+    (card, twin), corners = _twin_figure_scene()
+    printed = badge_fit(card, corners)
+    assert printed.match > 0.7 and printed.lead > 2 * MIN_BADGE_LEAD
+    doubled = badge_fit(twin, corners)
+    assert doubled.match > BADGE_GATE  # as good a match as a card's, but not at one place
+    assert 0.0 <= doubled.lead < MIN_BADGE_LEAD
+    upside_down = badge_fit(card, np.roll(corners, 2, axis=0))  # art resembling the figure in passing
+    assert upside_down.match > 0.3 and upside_down.lead < MIN_BADGE_LEAD
+    turned = badge_fit(card, np.roll(corners, -1, axis=0))
+    assert turned.match < 0.3 and turned.lead == 0.0  # too weak a match to place the badge, or to lead
+
+
+def test_at_a_first_look_only_a_place_whose_badge_figure_leads_is_read(recogniser, monkeypatch):
+    """vision.pipeline.MIN_BADGE_LEAD: places laid where no card was seen yet (a column's splits, lone cards) and
+    matching below LEAD_NOT_ASKED_FROM read as no card, unread, where the figure leads by less; places read again
+    around a card already seen are read, and so is a place matching better (a fingertip beside a card's badge)."""
+    import vision.features
+    from vision.pipeline import BADGE_GATE, LEAD_NOT_ASKED_FROM, MIN_BADGE_LEAD
+
+    (card, twin), corners = _twin_figure_scene()
+    real_fit = vision.features.badge_fit
+    assert real_fit(twin, corners).match >= LEAD_NOT_ASKED_FROM
+    calls = _counting_features(monkeypatch)
+    assert recogniser._read(twin, [corners], first_look=True)[0][FEATURES].any()
+    assert len(calls) == 1  # read: the match alone is good enough
+
+    between = (BADGE_GATE + LEAD_NOT_ASKED_FROM) / 2  # the stand-in deck's stripes match about so
+    monkeypatch.setattr(vision.features, "badge_fit",
+                        lambda frame, corners: real_fit(frame, corners)._replace(match=between))
+    assert real_fit(card, corners).lead >= MIN_BADGE_LEAD > real_fit(twin, corners).lead
+    assert recogniser._read(card, [corners], first_look=True)[0]["card"][0] > 0.9
+    assert len(calls) == 2
+    assert recogniser._read(twin, [corners], first_look=True)[0]["card"][0] == 0.0
+    assert len(calls) == 2  # not read
+    recogniser._read(twin, [corners])
+    assert len(calls) == 3  # read in full when read again
+    assert recogniser._lone_cards(twin, [corners], [], bar=0.01) == []
+    assert len(calls) == 3
+
+
+def test_a_model_taught_below_the_gate_asks_no_lead(monkeypatch):
+    """A printing whose badges matched the learned figure less (vision.taught.taught_badge_gate) may match it less
+    distinctly too: its recogniser reads such places at a first look."""
+    import vision.features
+    from vision.model import CardModel
+    from vision.pipeline import MIN_BADGE_LEAD, Recogniser
+
+    (_, twin), corners = _twin_figure_scene()
+    real_fit = vision.features.badge_fit
+    monkeypatch.setattr(vision.features, "badge_fit",
+                        lambda frame, corners: real_fit(frame, corners)._replace(match=0.42))
+    model = CardModel.load()
+    usual = Recogniser(model)
+    assert usual.badge_lead == MIN_BADGE_LEAD
+    assert not usual._read(twin, [corners], first_look=True)[0][FEATURES].any()  # unread
+    model.about["badge_gate"] = 0.3
+    taught = Recogniser(model)
+    assert taught.badge_gate == 0.3 and taught.badge_lead == 0.0
+    assert taught._read(twin, [corners], first_look=True)[0][FEATURES].any()  # read in full

@@ -580,3 +580,30 @@ def test_only_a_side_much_shorter_than_the_others_is_taken_for_a_cut_corner():
     assert quad is not None and any(np.abs(np.roll(quad, shift, axis=0) - [[0, 100], [200, 100], [200, 240],
                                                                              [0, 240]]).max() < 1e-6
                                     for shift in range(4))
+
+
+def test_a_solid_outline_is_taken_as_traced_and_one_with_a_whisker_is_opened(monkeypatch):
+    """vision.detect.SOLID_OUTLINE: a card's outline that fills its hull has nothing to open away; a stray edge
+    touching it (table grain) adds little area but much hull, and is opened away before the quad is fitted."""
+    import cv2
+
+    import vision.detect
+    from vision.detect import SOLID_OUTLINE, _quad_from_contour
+
+    opened = []
+    real_open = vision.detect._without_whiskers
+    monkeypatch.setattr(vision.detect, "_without_whiskers", lambda *args: opened.append(1) or real_open(*args))
+    card = np.array([[100, 80], [370, 80], [370, 253], [100, 253]], np.float64)
+    limits = (400.0, 100000.0, 25.0)
+    for whisker in (False, True):
+        edges = np.zeros((400, 600), np.uint8)
+        cv2.rectangle(edges, (100, 80), (370, 253), 255, 3)
+        if whisker:
+            cv2.line(edges, (370, 160), (540, 330), 255, 2)
+        contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+        outline = max(contours, key=cv2.contourArea)
+        filled = cv2.contourArea(outline) / cv2.contourArea(cv2.convexHull(outline))
+        assert (filled < SOLID_OUTLINE) == whisker
+        found = _quad_from_contour(outline, limits)
+        assert found is not None and np.abs(found[1] - card).max() < 4
+        assert len(opened) == int(whisker)
