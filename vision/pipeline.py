@@ -116,8 +116,8 @@ LONE_GATE_RISE = 0.05
 # already seen (snapped, turned, resized, laid on its sides) ask none: a place a few pixels off its card can match the
 # figure at several offsets alike, and one such (leading by 0.011) led to a card on seed 3000.
 MIN_BADGE_LEAD = 0.05
-# ... nor does a match this good: a fingertip beside the badge can raise a second peak (cards with a fingertip on
-# their icon matched at 0.60-0.76, leading by 0.03-0.08; tests/vision/test_vision_covered_icon.py).
+# ... nor does a match this good: a fingertip beside the badge can raise a second peak (three cards with a fingertip
+# on their icon matched at 0.60-0.65, leading by 0.03-0.08; tests/vision/test_vision_covered_icon.py).
 LEAD_NOT_ASKED_FROM = 0.5
 # The badge shape head (`vision.model.SHAPE_COLOUR_WEIGHT`) has its say only where the badge figure matched at least
 # this well: on the held-out bench (stop 40) a hand over a red card's badge matched at 0.41 and read as a blue badge
