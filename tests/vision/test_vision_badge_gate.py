@@ -46,15 +46,11 @@ def test_places_without_a_badge_read_as_no_card_and_only_cards_are_read_in_full(
 def test_a_place_that_must_read_as_a_card_on_its_own_must_match_the_badge_better(recogniser, monkeypatch):
     """Places laid with no column's outline behind them (vision.pipeline.LONE_GATE_RISE): one matching the badge
     figure above the gate but below the raised one is read in full within a column, and read as no card alone."""
-    import vision.features
     from vision.pipeline import LONE_GATE_RISE
 
     scene = _standin_scene()
     card = scene.cards[2].corners
-    real_fit = vision.features.badge_fit
-    between = recogniser.badge_gate + LONE_GATE_RISE / 2
-    monkeypatch.setattr(vision.features, "badge_fit",
-                        lambda frame, corners: real_fit(frame, corners)._replace(match=between))
+    _matching_always(monkeypatch, recogniser.badge_gate + LONE_GATE_RISE / 2)
     calls = _counting_features(monkeypatch)
 
     assert recogniser._read(scene.frame, [card])[0]["card"][0] > 0.9
@@ -131,6 +127,15 @@ def test_a_taught_card_whose_badge_corner_is_flat_turns_the_gate_off(monkeypatch
                         lambda frame, corners: vision.features.BadgeFit(float("nan"), np.zeros(2), 0.0))
     scene = _standin_scene()
     assert taught_badge_gate([(scene.frame, scene.cards[0].corners, None)]) == 0.0
+
+
+def _matching_always(monkeypatch, match: float):
+    """badge_fit as it is, but for the match, which is always `match`; returns the real badge_fit."""
+    from vision import features
+
+    real_fit = features.badge_fit
+    monkeypatch.setattr(features, "badge_fit", lambda frame, corners: real_fit(frame, corners)._replace(match=match))
+    return real_fit
 
 
 def _matching(monkeypatch) -> list:
@@ -212,13 +217,9 @@ def _twin_figure_scene(shift: int = 30):
                           [300, 300 + 220 * CARD_HEIGHT / CARD_WIDTH]])
     to_frame = cv2.getPerspectiveTransform(
         np.float32([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]]), np.float32(corners))
-    frames = []
-    for card in (face, twin):
-        frame = np.full((900, 1200, 3), 90, np.uint8)
-        laid = cv2.warpPerspective(card, to_frame, (1200, 900))
-        inside = cv2.warpPerspective(np.full(card.shape[:2], 255, np.uint8), to_frame, (1200, 900)) > 0
-        frame[inside] = laid[inside]
-        frames.append(frame)
+    frames = [np.full((900, 1200, 3), 90, np.uint8) for _ in range(2)]
+    for card, frame in zip((face, twin), frames):
+        cv2.warpPerspective(card, to_frame, (1200, 900), frame, borderMode=cv2.BORDER_TRANSPARENT)
     return frames, corners
 
 
@@ -243,19 +244,16 @@ def test_at_a_first_look_only_a_place_whose_badge_figure_leads_is_read(recognise
     """vision.pipeline.MIN_BADGE_LEAD: places laid where no card was seen yet (a column's splits, lone cards) and
     matching below LEAD_NOT_ASKED_FROM read as no card, unread, where the figure leads by less; places read again
     around a card already seen are read, and so is a place matching better (a fingertip beside a card's badge)."""
-    import vision.features
+    from vision.features import badge_fit
     from vision.pipeline import BADGE_GATE, LEAD_NOT_ASKED_FROM, MIN_BADGE_LEAD
 
     (card, twin), corners = _twin_figure_scene()
-    real_fit = vision.features.badge_fit
-    assert real_fit(twin, corners).match >= LEAD_NOT_ASKED_FROM
+    assert badge_fit(twin, corners).match >= LEAD_NOT_ASKED_FROM
     calls = _counting_features(monkeypatch)
     assert recogniser._read(twin, [corners], first_look=True)[0][FEATURES].any()
     assert len(calls) == 1  # read: the match alone is good enough
 
-    between = (BADGE_GATE + LEAD_NOT_ASKED_FROM) / 2  # the stand-in deck's stripes match about so
-    monkeypatch.setattr(vision.features, "badge_fit",
-                        lambda frame, corners: real_fit(frame, corners)._replace(match=between))
+    real_fit = _matching_always(monkeypatch, (BADGE_GATE + LEAD_NOT_ASKED_FROM) / 2)  # as the stand-in deck's stripes
     assert real_fit(card, corners).lead >= MIN_BADGE_LEAD > real_fit(twin, corners).lead
     assert recogniser._read(card, [corners], first_look=True)[0]["card"][0] > 0.9
     assert len(calls) == 2
@@ -270,14 +268,11 @@ def test_at_a_first_look_only_a_place_whose_badge_figure_leads_is_read(recognise
 def test_a_model_taught_below_the_gate_asks_no_lead(monkeypatch):
     """A printing whose badges matched the learned figure less (vision.taught.taught_badge_gate) may match it less
     distinctly too: its recogniser reads such places at a first look."""
-    import vision.features
     from vision.model import CardModel
     from vision.pipeline import MIN_BADGE_LEAD, Recogniser
 
     (_, twin), corners = _twin_figure_scene()
-    real_fit = vision.features.badge_fit
-    monkeypatch.setattr(vision.features, "badge_fit",
-                        lambda frame, corners: real_fit(frame, corners)._replace(match=0.42))
+    _matching_always(monkeypatch, 0.42)
     model = CardModel.load()
     usual = Recogniser(model)
     assert usual.badge_lead == MIN_BADGE_LEAD
