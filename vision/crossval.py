@@ -5,7 +5,8 @@ looking at the held-out scans, so a choice made on it does not tune on them. `--
 the legion head with the previous one; `--head ability` reads the ability as the pipeline does (linear head plus the
 nearest prototypes' vote) and as it would with the vote weighed otherwise, by the model's head and by one over the
 emblem and icon print only; `--head parts` reads the printed part combination as the pipeline does (the three part
-heads plus the silhouette prototypes' vote at PARTS_VOTE) and with the vote at other weights.
+heads plus the silhouette prototypes' vote at PARTS_VOTE) and with the vote at other weights, by the model's part
+heads (over the badge's print, PART_COLUMNS) and by heads over every feature.
 
     python -m vision.crossval [--head legion|ability|parts] [--samples 1500] [--seed 21] [--folds 4] [--repeats 3]
     python -m vision.crossval --head ability --more-icon-art 0 0.5   # what icon art in training does (stop 31)
@@ -22,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import CardFacts, all_cards, training_cards
-from .model import HEADS, fit_ridge, legion_terms, softmax
+from .features import PART_COLUMNS
+from .model import HEADS, fit_ridge, fit_ridge_on, legion_terms, softmax
 from .table_state import LEGIONS, PARTS
 from .train import REGULARISER, collect, every_quarter
 
@@ -116,9 +118,7 @@ ABILITY_RULES = {
 def fit_on_columns(columns: np.ndarray, regulariser: float):
     """A linear ability head that weighs only `columns` of the features (its weights are zero elsewhere)."""
     def fit(features: np.ndarray, labels: np.ndarray) -> np.ndarray:
-        weights = np.zeros((features.shape[1], len(HEADS["ability"])), np.float32)
-        weights[columns] = fit_ridge(features[:, columns], labels, len(HEADS["ability"]), regulariser)
-        return weights
+        return fit_ridge_on(columns, features, labels, len(HEADS["ability"]), regulariser)
     return fit
 
 
@@ -212,17 +212,22 @@ def ability_report(counts: dict[str, Counter]) -> str:
 
 # The weights of the silhouette prototypes' vote on a card's parts compared (the pipeline's is PARTS_VOTE).
 PARTS_VOTE_WEIGHTS = (0.0, 0.4, 0.5, 0.7, 1.0)
+# The features the part heads compared read.
+PART_HEADS_COMPARED = {
+    "the badge's print and the part highlights (the model's, PART_COLUMNS)": PART_COLUMNS,
+    "every feature (the heads before stop 49)": slice(None),
+}
 
 
 def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: dict[str, np.ndarray],
                          extra: dict[str, tuple[np.ndarray, np.ndarray]], cards: list[CardFacts], folds: int,
                          repeats: int, seed: int, weights=PARTS_VOTE_WEIGHTS, silhouette_columns: slice | None = None,
-                         regulariser: float | None = None) -> dict[float, Counter]:
+                         regulariser: float | None = None, part_columns=slice(None)) -> dict[float, Counter]:
     """Per vote weight: counts of crops `read` and read with the wrong part combination (`wrong`), and the same
     among crops of cards with two or three parts (`several`), each fold read by the three part heads (learned as the
-    model's, from `part_rows[part]`, 0 where the part is printed, and `extra[part]`) and a prototype table of part
-    combinations (over `silhouette_columns`, the model's SILHOUETTE_HOG unless given) learned from the other folds'
-    crops only."""
+    model's, over `part_columns` of the features (all unless given; the model's are PART_COLUMNS), from
+    `part_rows[part]`, 0 where the part is printed, and `extra[part]`) and a prototype table of part combinations
+    (over `silhouette_columns`, the model's SILHOUETTE_HOG unless given) learned from the other folds' crops only."""
     from .exemplars import ExemplarHead, table_rows
     from .features import SILHOUETTE_HOG
     from .model import PART_SETS, part_set_probabilities
@@ -236,9 +241,9 @@ def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: 
     for deal in deals(cards, card_ids, folds, repeats, seed):
         printed = {}
         for part in PARTS:
-            head = fit_ridge(np.concatenate([features[deal.learn], extra[part][0]]),
-                             np.concatenate([part_rows[part][deal.learn], extra[part][1]]), 2,
-                             REGULARISER[part] if regulariser is None else regulariser)
+            head = fit_ridge_on(part_columns, np.concatenate([features[deal.learn], extra[part][0]]),
+                                np.concatenate([part_rows[part][deal.learn], extra[part][1]]), 2,
+                                REGULARISER[part] if regulariser is None else regulariser)
             printed[part] = softmax(features[deal.read] @ head)[:, 0]
         linear = np.array([part_set_probabilities(dict(zip(PARTS, row)))
                            for row in zip(*(printed[part] for part in PARTS))])
@@ -316,10 +321,11 @@ def main(argv=None) -> int:
                   f"\n{ability_report(counts)}", flush=True)
         return 0
     if args.head == "parts":
-        counts = cross_validate_parts(features, card_ids, {part: rows[part][1] for part in PARTS},
-                                      {part: stand_ins[part] for part in PARTS}, cards, args.folds, args.repeats,
-                                      args.seed)
-        print(f"parts:\n{parts_report(counts)}", flush=True)
+        for name, columns in PART_HEADS_COMPARED.items():
+            counts = cross_validate_parts(features, card_ids, {part: rows[part][1] for part in PARTS},
+                                          {part: stand_ins[part] for part in PARTS}, cards, args.folds, args.repeats,
+                                          args.seed, part_columns=columns)
+            print(f"parts, heads over {name}:\n{parts_report(counts)}", flush=True)
         return 0
     for name, (terms, regulariser) in HEADS_COMPARED.items():
         results = cross_validate(features, card_ids, stand_ins["legion"], cards, terms, regulariser,

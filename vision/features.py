@@ -65,11 +65,19 @@ COLOUR_REGIONS = 4
 COLOUR_STATISTICS = 7
 _COLOUR_START = _EMBLEM_HOG_SIZE + (EMBLEM_SIZE[0] // 2) * (EMBLEM_SIZE[1] // 2)
 COLOUR = slice(_COLOUR_START, _COLOUR_START + COLOUR_REGIONS * COLOUR_STATISTICS)
-_SILHOUETTE_START = COLOUR.stop + 2 + BADGE_SIZE[0] * BADGE_SIZE[1]
+_BADGE_PRINT_START = COLOUR.stop + 2  # after the colour statistics and the emblem's brightness
+_SILHOUETTE_START = _BADGE_PRINT_START + BADGE_SIZE[0] * BADGE_SIZE[1]
 SILHOUETTE_HOG = slice(_SILHOUETTE_START,
                        _SILHOUETTE_START + (BADGE_SIZE[0] // CELL) * (BADGE_SIZE[1] // CELL) * ORIENTATION_BINS)
-_ICON_START = SILHOUETTE_HOG.stop + 12 + ICON_SIZE[0] * ICON_SIZE[1]  # after the 12 part-highlight levels
+PART_HIGHLIGHTS = slice(SILHOUETTE_HOG.stop, SILHOUETTE_HOG.stop + 12)  # `_part_highlights`, scaled
+_ICON_START = PART_HIGHLIGHTS.stop + ICON_SIZE[0] * ICON_SIZE[1]
 ICON_HOG = slice(_ICON_START, _ICON_START + (ICON_SIZE[0] // CELL) * (ICON_SIZE[1] // CELL) * ORIENTATION_BINS)
+FEATURE_LENGTH = ICON_HOG.stop + 1  # the last feature is the constant 1
+# What the part heads read (vision.train): the badge's white print (levels and SILHOUETTE_HOG), the part highlights
+# and the constant. Where a part combination is printed says which parts it is; the art, the icon and the legion's
+# colours say which card it is. Heads over every feature learned those too: cross-validated by card, 1.43% of the
+# crops of cards they never saw were read with the wrong parts, against 0.70% over these (stop 49).
+PART_COLUMNS = np.r_[_BADGE_PRINT_START:PART_HIGHLIGHTS.stop, FEATURE_LENGTH - 1]
 
 
 _CARD_CORNERS = np.float32([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]])

@@ -131,6 +131,13 @@ def fit_ridge(features: np.ndarray, labels: np.ndarray, classes: int, regularise
     return np.linalg.solve(gram, weighted.T @ targets).astype(np.float32)
 
 
+def fit_ridge_on(columns, features: np.ndarray, labels: np.ndarray, classes: int, regulariser: float) -> np.ndarray:
+    """`fit_ridge` over `columns` of the features only, as weights over all of them (zero outside `columns`)."""
+    weights = np.zeros((features.shape[1], classes), np.float32)
+    weights[columns] = fit_ridge(features[:, columns], labels, classes, regulariser)
+    return weights
+
+
 def softmax(scores: np.ndarray) -> np.ndarray:
     scaled = SHARPNESS * scores
     scaled -= scaled.max(axis=-1, keepdims=True)

@@ -16,9 +16,10 @@ import sys
 import numpy as np
 
 from .cards import CardFacts, all_cards, training_cards
-from .features import badge_fit, badge_shape, card_features
-from .model import DEFAULT_MODEL, HEADS, CardModel, fit_ridge, legion_terms
+from .features import PART_COLUMNS, badge_fit, badge_shape, card_features
+from .model import DEFAULT_MODEL, HEADS, CardModel, fit_ridge, fit_ridge_on, legion_terms
 from .synthetic import Conditions, FaceBook, SceneGenerator
+from .table_state import PARTS
 
 PATCH_SIZE = (640, 520)
 # The legion head also learns from cards seen through cameras whose saturation differs (vivid or washed out): this
@@ -199,9 +200,17 @@ def other_camera_rows(cards: list[CardFacts], samples: int, seed: int, use_scans
 
 
 def fit(rows, heads=HEADS) -> dict[str, np.ndarray]:
-    return {head: fit_ridge(legion_terms(rows[head][0]) if head == "legion" else rows[head][0], rows[head][1],
-                            len(HEADS[head]), REGULARISER[head], balanced=head == "card")
-            for head in heads}
+    return {head: fit_head(head, *rows[head]) for head in heads}
+
+
+def fit_head(head: str, features: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    """One head's weights from its (card_features rows, labels): the legion head over the colour terms, the part
+    heads over the badge's print alone (PART_COLUMNS), the rest over every feature."""
+    if head == "legion":
+        return fit_ridge(legion_terms(features), labels, len(HEADS[head]), REGULARISER[head])
+    if head in PARTS:
+        return fit_ridge_on(PART_COLUMNS, features, labels, len(HEADS[head]), REGULARISER[head])
+    return fit_ridge(features, labels, len(HEADS[head]), REGULARISER[head], balanced=head == "card")
 
 
 def fit_badge_shape(rows) -> np.ndarray:

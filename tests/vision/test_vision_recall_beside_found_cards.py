@@ -111,12 +111,13 @@ MISREAD_CARDS = [
     pytest.param((188431124078138897716259832992311945463, 277318021039274055257892139168238010687, 0, 335534246),
                  3, id="found-with-its-tinted-end-on-the-table-read-in-the-tables-colour"),
     # Cards with two or three parts, whose parts heads said so (0.86-0.93) but every nearest prototype voted for one
-    # part (PARTS_VOTE): seed 786, scene 18, card 104 (green legs and torso) read as torso; seed 787, scene 42,
-    # card 29 (red torso and head) read as torso; seed 791, scene 7, card 65 (brown, all three) read as head.
+    # part (PARTS_VOTE): seed 786, scene 18, card 104 (green legs and torso) read as torso; seed 791, scene 7, card 65
+    # (brown, all three) read as head. (A third, seed 787, scene 42, card 29, red torso and head at 151 px, is read as
+    # torso again since stop 49: its heads read the badge's print alone, which there shows no head, where they used to
+    # know the card by its art. Cross-validated by card, that choice halves the parts errors on cards never seen and
+    # adds 0.23 points on cards seen in training: docs/vision-history.md, stop 49.)
     pytest.param((308642385788302562633419626712170059078, 277318021039274055257892139168238010687, 0, 1637780068),
                  104, id="two-parts-read-as-one-by-the-prototypes-legs-and-torso"),
-    pytest.param((142664889865932161584835073634483350461, 256188690893379401123061894244463357971, 1, 4181879813),
-                 29, id="two-parts-read-as-one-by-the-prototypes-torso-and-head"),
     pytest.param((62918534709491220207003487339885773374, 188005752453200829784651994064091373351, 0, 2323847757),
                  65, id="three-parts-read-as-one-by-the-prototypes"),
 ]
