@@ -127,11 +127,11 @@ def fit_model_ability_head(features: np.ndarray, labels: np.ndarray) -> np.ndarr
 
 
 def _emblem_and_icon_columns() -> np.ndarray:
-    from .features import EMBLEM_HOG, ICON_HOG, SILHOUETTE_HOG
+    from .features import EMBLEM_HOG, FEATURE_LENGTH, ICON_HOG, PART_HIGHLIGHTS
 
-    # The icon's white print (its pixels, then ICON_HOG) starts after the silhouette's 12 part-highlight levels;
-    # the last feature is the constant 1.
-    return np.r_[EMBLEM_HOG, SILHOUETTE_HOG.stop + 12:ICON_HOG.stop, ICON_HOG.stop]
+    # The icon's white print (its pixels, then ICON_HOG) follows the part highlights; the last feature is the
+    # constant 1.
+    return np.r_[EMBLEM_HOG, PART_HIGHLIGHTS.stop:ICON_HOG.stop, FEATURE_LENGTH - 1]
 
 
 # Stops 32-33's trial, not in the model (docs/vision-history.md): crops of the cards with no ability drawn with other

@@ -5,11 +5,11 @@ import numpy as np
 
 from vision.cards import all_cards
 from vision.crossval import ABILITY_RULES, OTHER_ART, cross_validate_ability, fit_on_columns
-from vision.features import COLOUR, EMBLEM_HOG, ICON_HOG
+from vision.features import COLOUR, EMBLEM_HOG, FEATURE_LENGTH, ICON_HOG
 from vision.model import HEADS, fit_ridge, softmax
 
 CROPS_PER_CARD = 10
-WIDTH = ICON_HOG.stop + 1  # the model's features: the last is the constant 1
+WIDTH = FEATURE_LENGTH  # the model's features: the last is the constant 1
 
 
 def _crops(icon_block):

@@ -7,14 +7,14 @@ import numpy as np
 import pytest
 
 from vision.cards import CARD_HEIGHT, CARD_WIDTH, all_cards, card_by_id
-from vision.features import COLOUR, COLOUR_STATISTICS, EMBLEM_HOG, ICON_HOG, card_features
+from vision.features import COLOUR, COLOUR_STATISTICS, EMBLEM_HOG, FEATURE_LENGTH, ICON_HOG, card_features
 from vision.layout import STRIPE_BOX
 from vision.model import DEFAULT_MODEL, HEADS, LEGION_TERMS, CardModel, ModelError, legion_terms
 
 
 def test_the_legion_head_reads_the_colour_statistics_and_their_products_only():
     rng = np.random.default_rng(3)
-    features = rng.uniform(0, 1, (2, ICON_HOG.stop + 1)).astype(np.float32)
+    features = rng.uniform(0, 1, (2, FEATURE_LENGTH)).astype(np.float32)
     terms = legion_terms(features)
     assert terms.shape == (2, LEGION_TERMS)
     assert np.array_equal(terms[:, :COLOUR.stop - COLOUR.start], features[:, COLOUR])
