@@ -131,7 +131,7 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
         if shapes:
             rows[BADGE_SHAPE_HEAD][0].append(badge_shape(frame, corners, features, offset))
             rows[BADGE_SHAPE_HEAD][1].append(HEADS["legion"].index(card.legion))
-        for part in ("legs", "torso", "head"):
+        for part in PARTS:
             rows[part][0].append(features); rows[part][1].append(0 if part in card.parts else 1)
         rows["ability"][0].append(features); rows["ability"][1].append(HEADS["ability"].index(card.ability))
         rows["card"][0].append(features); rows["card"][1].append(0)
@@ -279,8 +279,8 @@ def exemplar_table(rows, seed: int):
     from .model import PART_SETS
 
     features = rows["legion"][0]
-    highlighted = {part: rows[part][1] == 0 for part in ("legs", "torso", "head")}
-    combos = [tuple(part for part in ("legs", "torso", "head") if highlighted[part][i]) for i in range(len(features))]
+    highlighted = {part: rows[part][1] == 0 for part in PARTS}
+    combos = [tuple(part for part in PARTS if highlighted[part][i]) for i in range(len(features))]
     part_sets = np.array([PART_SETS.index(c) if c in PART_SETS else -1 for c in combos])
     printed = part_sets >= 0
     return fit_exemplars(features[printed], part_sets[printed], rows["ability"][1][printed], seed)
