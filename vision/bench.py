@@ -75,9 +75,10 @@ def score(tally: Tally, cards, truths: list[CardTruth]) -> None:
 
 def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = True, width_range=(140.0, 330.0),
         recogniser: Recogniser | None = None, progress=None, printing: tuple[float, float] | None = None,
-        touching: bool = False) -> Tally:
+        touching: bool = False, lens: float = 0.0) -> Tally:
     """`printing`: (hue degrees, saturation scale) of the cards' colours, as another printing or camera shows them
-    (`vision.synthetic.reprinted`); `touching`: each seat's creatures pushed together side by side."""
+    (`vision.synthetic.reprinted`); `touching`: each seat's creatures pushed together side by side; `lens`: the
+    scenes seen through a lens bending so (`vision.lens`)."""
     import cv2
 
     from .pipeline import one_blas_thread
@@ -86,7 +87,7 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
     one_blas_thread()
     cards = bench_cards(heldout)
     generator = SceneGenerator(seed, card_ids=[c.id for c in cards], use_scans=scans_available(), printing=printing,
-                               touching=touching)
+                               touching=touching, lens=lens)
     recogniser = recogniser or Recogniser()
     tally = Tally()
     for index in range(scenes):

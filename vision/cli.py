@@ -22,6 +22,8 @@ def register(subparsers) -> None:
     scan.add_argument("--debug-out", metavar="DIR", help="write annotated copies of the images here")
     scan.add_argument("--params", metavar="FILE", help="recogniser parameters (default: taught, else built-in)")
     scan.add_argument("--thorough", action="store_true", help=THOROUGH_HELP)
+    scan.add_argument("--lens", metavar="FILE",
+                      help="straighten with this lens correction (default: the one `companion vision lens` saved)")
     scan.set_defaults(handler=_scan)
 
     markers = commands.add_parser("markers", help="write the printable ArUco marker sheet",
@@ -29,6 +31,19 @@ def register(subparsers) -> None:
     markers.add_argument("--out", required=True, metavar="FILE", help="image file to write (.png)")
     markers.add_argument("--dpi", type=int, default=150)
     markers.set_defaults(handler=_markers)
+
+    lens = commands.add_parser("lens", help="measure a wide-angle lens, so that its pictures are straightened",
+                               description="Print the chessboard (--sheet), lay it flat on the table in the middle "
+                                           "of the camera's view and towards each corner and side, take a picture of "
+                                           "each (e.g. rpicam-still -o board1.jpg --width 1640 --height 1232), and "
+                                           "give the pictures: the lens is measured and saved, and the camera and "
+                                           "`companion vision scan` straighten every picture with it from then on.")
+    lens.add_argument("pictures", nargs="*", metavar="PICTURE", help="pictures of the chessboard, or folders of them")
+    lens.add_argument("--sheet", metavar="FILE", help="write the printable chessboard (A4, landscape) and stop")
+    lens.add_argument("--dpi", type=int, default=150, help="of the sheet")
+    lens.add_argument("--out", metavar="FILE", help="where to save the correction (default: where the camera finds it)")
+    lens.add_argument("--forget", action="store_true", help="delete the saved correction: read pictures as taken")
+    lens.set_defaults(handler=_lens)
 
     calibrate = commands.add_parser("calibrate", help="write a table calibration file",
                                     description="Find the four table markers in an image, or take four corners "
@@ -60,6 +75,12 @@ def register(subparsers) -> None:
     bench.add_argument("--card-widths", type=float, nargs=2, default=(140.0, 330.0), metavar=("MIN", "MAX"),
                        help="the cards' length in pixels (default 140 330, the targets' range): smaller shows what "
                             "a camera hung too high gives")
+    bench.add_argument("--lens-bend", type=float, default=0.0, metavar="BEND",
+                       help="see the scenes through a lens bending straight lines so (vision.lens: -0.05 to -0.1 "
+                            "is barrel distortion as a wide-angle lens gives; 0 none)")
+    bench.add_argument("--straighten", action="store_true",
+                       help="with --lens-bend: first measure the lens from pictures of the chessboard seen through it, "
+                            "as `companion vision lens` does, and straighten every frame with it")
     bench.set_defaults(handler=_bench)
 
     teach = commands.add_parser("teach", help="adapt the recogniser to your own cards and light",
@@ -82,11 +103,12 @@ def register(subparsers) -> None:
     forget.set_defaults(handler=_forget)
 
 
-def _recogniser(args, calibration=None):
+def _recogniser(args, calibration=None, lens=None):
     from .pipeline import Recogniser
     from .taught import default_params
 
-    return Recogniser(params=args.params or default_params(), calibration=calibration, thorough=args.thorough)
+    return Recogniser(params=args.params or default_params(), calibration=calibration, thorough=args.thorough,
+                      lens=lens)
 
 
 def _scan(args) -> int:
@@ -104,7 +126,18 @@ def _scan(args) -> int:
         except CalibrationError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-    recogniser = _recogniser(args, calibration)
+    from .lens import LensCorrection, LensError, lens_path
+
+    lens = None
+    lens_file = Path(args.lens) if args.lens else lens_path() if lens_path().is_file() else None
+    if lens_file is not None:
+        try:
+            lens = LensCorrection.load(lens_file)
+        except LensError as error:
+            print(f"error: {error} (measure the lens again with `companion vision lens`, or delete it with "
+                  "`companion vision lens --forget`)", file=sys.stderr)
+            return 2
+    recogniser = _recogniser(args, calibration, lens)
     if recogniser.model is None:
         print(f"error: {recogniser.model_error}", file=sys.stderr)
         return 2
@@ -172,6 +205,60 @@ def _markers(args) -> int:
         print(f"error: could not write {out} (use a .png or .jpg name)", file=sys.stderr)
         return 2
     print(f"wrote {out}: print it at 100% and put each marker at the table corner written under it (seen from seat 0)")
+    return 0
+
+
+def _lens(args) -> int:
+    import cv2
+
+    from .lens import STRAIGHTEN_FROM, LensError, bow_px, bow_share, calibrate, chessboard_sheet, lens_path
+    from .sources import IMAGE_SUFFIXES
+
+    out = Path(args.out) if args.out else lens_path()
+    if args.forget:
+        if out.is_file():
+            out.unlink()
+            print(f"deleted {out}: pictures are read as taken")
+        else:
+            print(f"no lens correction at {out}: pictures are read as taken already")
+        return 0
+    if args.sheet:
+        sheet = Path(args.sheet)
+        if not cv2.imwrite(str(sheet), chessboard_sheet(args.dpi)):
+            print(f"error: could not write {sheet} (use a .png name in a folder that exists)", file=sys.stderr)
+            return 2
+        print(f"wrote {sheet}: print it at 100% on A4, landscape, and keep it flat (tape it to card)")
+        return 0
+    files = []
+    for name in args.pictures:
+        path = Path(name)
+        files += sorted(p for p in path.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES) if path.is_dir() else [path]
+    if not files:
+        print("error: give the pictures of the chessboard (or --sheet FILE to print it first)", file=sys.stderr)
+        return 2
+    pictures = []
+    for path in files:
+        picture = cv2.imread(str(path), cv2.IMREAD_COLOR) if path.is_file() else None
+        if picture is None:
+            print(f"  {path}: not an image that can be read; left out")
+        pictures.append(picture)
+
+    def told(index: int, found: bool) -> None:
+        print(f"  {files[index - 1]}: " + ("chessboard found" if found else "no whole chessboard found; left out"))
+
+    try:
+        correction = calibrate(pictures, progress=told)
+    except LensError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    correction.save(out)
+    print(f"saved {out}: straight lines at the picture's edge bow by up to {bow_px(correction):.0f} px "
+          f"({100 * bow_share(correction):.1f}% of its height; the chessboard fits the measured lens to "
+          f"{correction.error_px:.2f} px)")
+    if bow_share(correction) >= STRAIGHTEN_FROM:
+        print("the camera and `companion vision scan` straighten every picture with it from now on")
+    else:
+        print(f"that is too little to matter (under {100 * STRAIGHTEN_FROM:g}%): pictures are read as taken")
     return 0
 
 
@@ -244,17 +331,37 @@ def _bench(args) -> int:
         label += ", creatures pushed together"
     if args.thorough:
         label += ", thorough (straight edges too)"
+    if args.lens_bend:
+        from .lens import LONGEST_BEND, LensError, bow_share, calibrate, straightening
+        from .synthetic import chessboard_pictures
+
+        if not abs(args.lens_bend) < LONGEST_BEND:
+            print(f"error: --lens-bend needs a bend between -{LONGEST_BEND} and {LONGEST_BEND}", file=sys.stderr)
+            return 2
+        label += f", through a lens bending {args.lens_bend:g}"
+        if args.straighten:
+            try:
+                measured = calibrate(chessboard_pictures(args.lens_bend, seed=args.seed))
+            except LensError as error:
+                print(f"error: {error}", file=sys.stderr)
+                return 1
+            recogniser.lens = straightening(measured)
+            label += f", measured to {measured.error_px:.2f} px, bowing {100 * bow_share(measured):.1f}%: " + \
+                ("straightened" if recogniser.lens is not None else "too little to straighten")
+    elif args.straighten:
+        print("error: --straighten straightens a lens given by --lens-bend", file=sys.stderr)
+        return 2
     widths = tuple(args.card_widths)
     if not 0 < widths[0] <= widths[1]:
         print("error: --card-widths needs MIN and MAX with 0 < MIN <= MAX", file=sys.stderr)
         return 2
     tally = bench.run(args.scenes, args.seed, args.repeats, recogniser=recogniser, printing=printing,
-                      touching=args.touching, width_range=widths)
+                      touching=args.touching, width_range=widths, lens=args.lens_bend)
     print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths "
                               f"{widths[0]:g}-{widths[1]:g} px" + label, phases=args.phases))
     if args.training:
         tally = bench.run(args.scenes, args.seed + 1, args.repeats, heldout=False, recogniser=recogniser,
-                          printing=printing, touching=args.touching, width_range=widths)
+                          printing=printing, touching=args.touching, width_range=widths, lens=args.lens_bend)
         print(bench.report(tally, f"training scans, {args.scenes} scenes, seed {args.seed + 1}" + label,
                            phases=args.phases))
     return 0

@@ -1,6 +1,7 @@
 """The recogniser: frame in, cards out (legion, parts, ability, corners, confidence). Never raises on a frame."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 import time
@@ -11,6 +12,7 @@ import numpy as np
 from .cards import CARD_ASPECT
 from .early_look import FLOOR, EarlyLook
 from .features import icon_print_share
+from .lens import straightening
 from .placements import (LONGEST_COLUMN, anchored_cards, card_shaped, card_size_near, card_with_ends_of,
                          cards_at_corner, cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized,
                          column_cards, column_of_width, completed_variants, grid_cards, icon_centre, in_frame,
@@ -371,11 +373,15 @@ class Recogniser:
     corners that straight edges make (see `_scan`): on the benchmark's scenes it finds a card in a thousand on plain
     tables and one in a hundred on crowded ones, and costs about a sixth more time a frame."""
 
-    def __init__(self, params=None, calibration=None, thorough: bool = False):
+    def __init__(self, params=None, calibration=None, thorough: bool = False, lens=None):
+        """`lens`: a `vision.lens.LensCorrection`; where it bends enough to matter (`vision.lens.straightening`),
+        each frame is straightened with it before it is read, and the cards' corners are given on the frame as
+        taken."""
         from .model import CardModel, ModelError
 
         self.calibration = calibration
         self.thorough = thorough
+        self.lens = straightening(lens)
         self.model_error: str | None = None
         self.model = None
         try:
@@ -418,6 +424,11 @@ class Recogniser:
         lap = _Laps()
         frame = to_bgr8(frame)
         image, factor = limit_size(frame)
+        # A frame of another shape than the lens was measured on is read as taken (`companion doctor` says so), not
+        # refused.
+        lens = self.lens if self.lens is not None and self.lens.fits(image.shape[1], image.shape[0]) else None
+        if lens is not None:
+            image = lens.straighten(image)
         lap("frame")
 
         @functools.cache
@@ -721,6 +732,8 @@ class Recogniser:
             seen = self._by_exemplars(seen, readings_seen, functools.partial(_print_share, image, taken, readings_seen))
             seen = self._read_again_on_sides(image, full_gray(), seen, taken, factor)
         lap("prototypes and sides")
+        if lens is not None:
+            seen = self._on_picture_taken(seen, lens, image.shape, factor)
         if self.calibration is not None:
             from .geometry import assign
 
@@ -728,6 +741,16 @@ class Recogniser:
             seen = placed + middle
         lap("seats")
         return ScanResult(cards=seen, phases=lap.times)
+
+    @staticmethod
+    def _on_picture_taken(seen: list[SeenCard], lens, shape, factor: float) -> list[SeenCard]:
+        """The cards with their corners moved from the straightened frame onto the frame as the lens bent it."""
+        if not seen:
+            return seen
+        corners = np.array([card.corners for card in seen], np.float64) * factor
+        bent = lens.to_picture(corners.reshape(-1, 2), shape[1], shape[0]).reshape(corners.shape) / factor
+        return [dataclasses.replace(card, corners=tuple((round(float(x), 1), round(float(y), 1)) for x, y in points))
+                for card, points in zip(seen, bent)]
 
     def _readings(self, image: np.ndarray, quad: np.ndarray, hypotheses: int | None = None) -> list:
         """(score, card corners, per-card probabilities) for each way of splitting the quad into a column, most

@@ -12,6 +12,7 @@ import numpy as np
 
 from .cards import CARD_ASPECT, CARD_HEIGHT, CARD_WIDTH, CORNER_RADIUS, all_cards, card_by_id, load_scan
 from .layout import EMBLEM_BOX
+from .lens import seen_through, through_lens
 from .standin import card_back, standin_face
 
 FRAME_SIZE = (1640, 1232)
@@ -258,11 +259,14 @@ def _card_rect(origin, up, u0: float, v0: float, angle: float = 0.0) -> np.ndarr
 
 class SceneGenerator:
     def __init__(self, seed: int = 0, size: tuple[int, int] = FRAME_SIZE, card_ids=None, use_scans: bool = True,
-                 icon_art: float = 0.0, printing: tuple[float, float] | None = None, touching: bool = False):
+                 icon_art: float = 0.0, printing: tuple[float, float] | None = None, touching: bool = False,
+                 lens: float = 0.0):
         """`touching`: each seat's creatures are pushed together side by side, as on a crowded table, instead of
-        lying a third of a card apart."""
+        lying a third of a card apart. `lens`: the scenes are seen through a lens bending so (`vision.lens`; < 0,
+        barrel, as a wide-angle lens)."""
         self.rng = np.random.default_rng(seed)
         self.touching = touching
+        self.lens = lens
         self.size = size
         # Its own generator, so the scenes drawn are the same whatever the share.
         self.faces = FaceBook(use_scans, icon_art, np.random.default_rng([seed, 1]), printing)
@@ -419,9 +423,14 @@ class SceneGenerator:
         _light(frame, conditions, rng, truths)
         if conditions.hand and truths:
             _hand(frame, rng, truths)
-        frame = _sensor(frame, conditions, rng)
         table_corners = project(homography, np.array([[-corner_x, corner_y], [corner_x, corner_y],
                                                       [corner_x, -corner_y], [-corner_x, -corner_y]]))
+        if self.lens:
+            frame = through_lens(frame, self.lens)
+            for truth in truths:
+                truth.corners = seen_through(truth.corners, self.lens, self.size)
+            table_corners = seen_through(table_corners, self.lens, self.size)
+        frame = _sensor(frame, conditions, rng)
         return Scene(frame, truths, table_corners, kept_layout, discard_id, conditions)
 
 
@@ -543,3 +552,39 @@ def _sensor(frame: np.ndarray, conditions: Conditions, rng: np.random.Generator)
     image = frame.clip(0, 255).astype(np.uint8)
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, conditions.jpeg_quality])
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image
+
+
+# Where the chessboard lies in `chessboard_pictures`, as shares of the picture: the middle, then towards each corner
+# and each side, as `companion vision lens` asks the user to lay it.
+CHESSBOARD_PLACES = ((0.5, 0.5), (0.2, 0.2), (0.8, 0.2), (0.8, 0.8), (0.2, 0.8), (0.5, 0.17), (0.85, 0.5),
+                     (0.5, 0.83), (0.15, 0.5))
+
+
+def chessboard_pictures(bend: float, seed: int = 0, size: tuple[int, int] = FRAME_SIZE,
+                        sheet_share: float = 0.3) -> list[np.ndarray]:
+    """Pictures of the printed chessboard (`vision.lens.chessboard_sheet`, `sheet_share` of the picture wide) lying
+    on a table at each of CHESSBOARD_PLACES, turned a little, seen through a lens bending so (`bend`): what a user
+    measuring their lens takes."""
+    import cv2
+
+    from .lens import chessboard_sheet
+
+    rng = np.random.default_rng(seed)
+    sheet = chessboard_sheet().astype(np.float32)
+    sheet_height, sheet_width = sheet.shape
+    width, height = size
+    table = str(rng.choice(("wood", "felt", "dark")))  # the sheet is white: a pale table would hide its edge
+    pictures = []
+    for share_x, share_y in CHESSBOARD_PLACES:
+        scale = sheet_share * width / sheet_width
+        angle = np.radians(rng.uniform(-10, 10))
+        rotation = scale * np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
+        centre = np.array([share_x * width, share_y * height]) + rng.normal(0, 0.01 * width, 2)
+        affine = np.hstack([rotation, (centre - rotation @ [sheet_width / 2, sheet_height / 2])[:, None]])
+        frame = table_texture(table, size, rng)
+        paper = cv2.warpAffine(sheet, affine, size, flags=cv2.INTER_AREA)
+        cover = cv2.warpAffine(np.ones_like(sheet), affine, size, flags=cv2.INTER_LINEAR)[..., None]
+        frame = frame * (1 - cover) + paper[..., None] * cover * float(rng.uniform(0.75, 0.95))
+        frame = through_lens(frame.astype(np.float32), bend) if bend else frame.astype(np.float32)
+        pictures.append(_sensor(frame, Conditions(noise=2.0, jpeg_quality=90), rng))
+    return pictures

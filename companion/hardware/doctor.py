@@ -146,6 +146,32 @@ def check_markers(frame) -> Check:
                  "(hardware/wiring.md, Markers)")
 
 
+def check_lens(frame=None) -> Check:
+    """Whether `companion vision lens` measured the camera's lens, how much it bends (a wide-angle lens bows the
+    cards near the picture's edge, and fewer are read right unless the frames are straightened), and whether the
+    camera's picture (`frame`, if there is one) has the shape it was measured on."""
+    try:
+        from vision.lens import LensCorrection, LensError, bow_px, bow_share, lens_path, straightening
+    except ImportError as error:
+        return Check("lens", MISSING, f"lens correction is not installed ({error})")
+    path = lens_path()
+    if not path.is_file():
+        return Check("lens", MISSING, "not measured: pictures are read as taken (fine unless the lens is wide-angle, "
+                                      "e.g. Camera Module 3 Wide: then `companion vision lens`)")
+    try:
+        lens = LensCorrection.load(path)
+    except LensError as error:
+        return Check("lens", PROBLEM, f"{error}: measure it again (`companion vision lens`) or delete it "
+                                      "(`companion vision lens --forget`)")
+    if frame is not None and not lens.fits(frame.shape[1], frame.shape[0]):
+        return Check("lens", PROBLEM, f"measured on {lens.size[0]}x{lens.size[1]} pictures, but the camera gives "
+                                      f"{frame.shape[1]}x{frame.shape[0]}: pictures are read as taken; measure it "
+                                      "again (`companion vision lens`)")
+    treatment = "every picture is straightened" if straightening(lens) else "too little to matter: read as taken"
+    return Check("lens", WORKS, f"measured ({path}): straight lines at the picture's edge bow by {bow_px(lens):.0f} px "
+                                f"({100 * bow_share(lens):.1f}% of its height): {treatment}")
+
+
 def check_cards(frame, recogniser=None) -> Check:
     """Whether the cards in the test frame are as large as the recogniser was measured on (vision.framing): the
     camera's height and resolution are the two things a builder sets once and then forgets."""
@@ -153,10 +179,11 @@ def check_cards(frame, recogniser=None) -> Check:
         return Check("cards", SKIPPED, "needs a camera picture")
     try:
         from vision.framing import Framing
+        from vision.lens import default_lens
         from vision.pipeline import Recogniser
     except ImportError as error:
         return Check("cards", MISSING, f"card recognition is not installed ({error})")
-    result = (recogniser or Recogniser()).scan(frame)
+    result = (recogniser or Recogniser(lens=default_lens())).scan(frame)
     if result.error:
         return Check("cards", PROBLEM, f"the test picture could not be read: {result.error}")
     framing = Framing.of(result.cards, (frame.shape[1], frame.shape[0]))
@@ -277,6 +304,7 @@ def run_doctor(config_path: str | None, out: TextIO, buttons_seconds: float = 0.
     camera, frame = check_camera(config, opener=camera_opener)
     print(camera.line(), file=out, flush=True)
     print(check_markers(frame).line(), file=out, flush=True)
+    print(check_lens(frame).line(), file=out, flush=True)
     print(check_cards(frame).line(), file=out, flush=True)
     print(check_display(config).line(), file=out, flush=True)
     gpio, controls = check_gpio(config, pin_factory=pin_factory)

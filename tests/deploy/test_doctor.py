@@ -23,7 +23,7 @@ def config_file(tmp_path):
 def test_doctor_on_this_bare_machine_reports_every_part_and_succeeds(config_file, capsys):
     assert main(["doctor", "--config", str(config_file)]) == 0
     out = capsys.readouterr().out
-    for part in ("configuration", "storage", "camera", "markers", "display", "GPIO", "service"):
+    for part in ("configuration", "storage", "camera", "markers", "lens", "display", "GPIO", "service"):
         assert f"  {part}" in out
     assert "configuration  works    configuration from" in out
     assert "will be created at the first game" in out
