@@ -25,6 +25,10 @@ log = logging.getLogger(__name__)
 LONGEST_BEND = 0.3  # from -1/3, r * (1 + bend * r^2) stops growing before the corners: no lens to model
 BOARD = (9, 6)  # the printed chessboard's inner corners (columns, rows): 10 x 7 squares
 SQUARE_MM = 25  # 250 x 175 mm: the board fills an A4 page within a printer's margins
+# Where to lay the sheet for a measurement, as shares of the picture: the middle, then towards each corner and each
+# side (`companion vision lens`, the touchscreen's lens screen, and the synthetic pictures of the bench).
+PLACES = ((0.5, 0.5), (0.2, 0.2), (0.8, 0.2), (0.8, 0.8), (0.2, 0.8), (0.5, 0.17), (0.85, 0.5), (0.5, 0.83),
+          (0.15, 0.5))
 ASPECT_TOLERANCE = 0.01  # pictures whose shape differs more from the measured ones are another crop of the sensor
 MIN_PICTURES = 4  # of the chessboard, in different places, for a calibration
 MAX_ERROR_PX = 2.0  # a calibration whose corners miss by more than this (RMS) did not measure a lens
@@ -246,11 +250,8 @@ def straightening(lens: LensCorrection | None) -> LensCorrection | None:
 
 def calibrate(pictures, progress=None) -> LensCorrection:
     """The lens correction measured from pictures of the printed chessboard (`chessboard_sheet`) lying flat in
-    different places: OpenCV's calibration, with the focal length held at a guess (pictures of one plane, the table,
-    cannot tell it; straightening does not need it) and the principal point at the middle. Raises LensError when too
-    few pictures show the board or the fit is poor."""
-    import cv2
-
+    different places (`measure`); `progress(index, found)` is told of each picture. Raises LensError when too few
+    pictures show the board or the fit is poor."""
     found, size = [], None
     for index, picture in enumerate(pictures):
         if picture is None or getattr(picture, "ndim", 0) < 2:
@@ -265,8 +266,17 @@ def calibrate(pictures, progress=None) -> LensCorrection:
             found.append(corners)
         if progress:
             progress(index + 1, corners is not None)
-    if len(found) < MIN_PICTURES:
-        raise LensError(f"the chessboard was found in {len(found)} picture(s); {MIN_PICTURES} or more are needed, "
+    return measure(found, size)
+
+
+def measure(boards: list[np.ndarray], size: tuple[int, int] | None) -> LensCorrection:
+    """The lens correction from the chessboard's corners (`find_chessboard`) in pictures of `size` (width, height):
+    OpenCV's calibration, with the focal length held at a guess (pictures of one plane, the table, cannot tell it;
+    straightening does not need it) and the principal point at the middle."""
+    import cv2
+
+    if len(boards) < MIN_PICTURES or size is None:
+        raise LensError(f"the chessboard was found in {len(boards)} picture(s); {MIN_PICTURES} or more are needed, "
                         "with the whole sheet in view, in the middle and towards each corner of the picture")
     board = np.zeros((BOARD[0] * BOARD[1], 3), np.float32)
     board[:, :2] = np.mgrid[0:BOARD[0], 0:BOARD[1]].T.reshape(-1, 2)
@@ -274,13 +284,16 @@ def calibrate(pictures, progress=None) -> LensCorrection:
     guess = np.array([[width, 0, (width - 1) / 2], [0, width, (height - 1) / 2], [0, 0, 1]], np.float64)
     flags = (cv2.CALIB_USE_INTRINSIC_GUESS | cv2.CALIB_FIX_FOCAL_LENGTH | cv2.CALIB_FIX_PRINCIPAL_POINT
              | cv2.CALIB_ZERO_TANGENT_DIST | cv2.CALIB_FIX_K3)
-    error, matrix, distortion, _, _ = cv2.calibrateCamera(
-        [board] * len(found), [corners.astype(np.float32).reshape(-1, 1, 2) for corners in found], size, guess,
-        np.zeros(5), flags=flags)
+    try:
+        error, matrix, distortion, _, _ = cv2.calibrateCamera(
+            [board] * len(boards), [np.asarray(corners, np.float32).reshape(-1, 1, 2) for corners in boards], size,
+            guess, np.zeros(5), flags=flags)
+    except cv2.error as failure:  # corners no board could give (all in one place, or not a grid)
+        raise LensError(f"the chessboard's corners fit no lens ({failure.err}): take the pictures again") from None
     if not (np.isfinite(error) and error <= MAX_ERROR_PX):
         raise LensError(f"the chessboard's corners miss the fitted lens by {error:.1f} px (RMS): lay the sheet flat "
                         "and still, and take the pictures again")
-    return LensCorrection(matrix, distortion.ravel(), size, float(error))
+    return LensCorrection(matrix, distortion.ravel(), (int(width), int(height)), float(error))
 
 
 def lens_path() -> Path:

@@ -554,20 +554,14 @@ def _sensor(frame: np.ndarray, conditions: Conditions, rng: np.random.Generator)
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image
 
 
-# Where the chessboard lies in `chessboard_pictures`, as shares of the picture: the middle, then towards each corner
-# and each side, as `companion vision lens` asks the user to lay it.
-CHESSBOARD_PLACES = ((0.5, 0.5), (0.2, 0.2), (0.8, 0.2), (0.8, 0.8), (0.2, 0.8), (0.5, 0.17), (0.85, 0.5),
-                     (0.5, 0.83), (0.15, 0.5))
-
-
 def chessboard_pictures(bend: float, seed: int = 0, size: tuple[int, int] = FRAME_SIZE,
                         sheet_share: float = 0.3) -> list[np.ndarray]:
     """Pictures of the printed chessboard (`vision.lens.chessboard_sheet`, `sheet_share` of the picture wide) lying
-    on a table at each of CHESSBOARD_PLACES, turned a little, seen through a lens bending so (`bend`): what a user
+    on a table at each of `vision.lens.PLACES`, turned a little, seen through a lens bending so (`bend`): what a user
     measuring their lens takes."""
     import cv2
 
-    from .lens import chessboard_sheet
+    from .lens import PLACES, chessboard_sheet
 
     rng = np.random.default_rng(seed)
     sheet = chessboard_sheet().astype(np.float32)
@@ -575,7 +569,7 @@ def chessboard_pictures(bend: float, seed: int = 0, size: tuple[int, int] = FRAM
     width, height = size
     table = str(rng.choice(("wood", "felt", "dark")))  # the sheet is white: a pale table would hide its edge
     pictures = []
-    for share_x, share_y in CHESSBOARD_PLACES:
+    for share_x, share_y in PLACES:
         scale = sheet_share * width / sheet_width
         angle = np.radians(rng.uniform(-10, 10))
         rotation = scale * np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])

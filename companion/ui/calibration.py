@@ -19,7 +19,8 @@ from companion.ui import theme
 from companion.ui.preferences import data_home
 from companion.ui.scene import Scene
 from companion.ui.screens import register_screen
-from companion.ui.widgets import Button, draw_paragraph, draw_text, fit_font, frame_surface, split_columns
+from companion.ui.widgets import (Button, draw_paragraph, draw_text, fit_font, frame_surface, picture_and_column,
+                                  split_columns)
 
 log = logging.getLogger(__name__)
 
@@ -199,27 +200,16 @@ class CalibrationScene(Scene):
     # -- drawing -------------------------------------------------------------------------------------------
     def draw(self, surface) -> None:
         layout = self.begin_frame(surface)
-        px = layout.px
         surface.fill(theme.BACKGROUND)
         if self._source is None or (not self.points and self.app.latest_frame is not self._source):
             self._source = self.app.latest_frame  # a new picture only while no corner is on the old one
             self._image = frame_surface(self._source) if self._source is not None else None
             self.show_calibration()
-        side = px(220)
-        area = pygame.Rect(px(10), px(10), layout.width - side - px(30), layout.height - px(20))
-        self._placed = None
-        if self._image is None:
-            draw_paragraph(surface, self.t("calibration.no_picture"), layout.font(18), theme.TEXT_DIM,
-                           area.inflate(-px(30), -px(60)))
-        else:
-            self._scale = min(area.width / self._image.get_width(), area.height / self._image.get_height())
-            size = (int(self._image.get_width() * self._scale), int(self._image.get_height() * self._scale))
-            self._placed = pygame.Rect((0, 0), size)
-            self._placed.center = area.center
-            surface.blit(pygame.transform.smoothscale(self._image, size), self._placed)
+        self._placed, self._scale, column = picture_and_column(surface, layout, self._image,
+                                                               self.t("calibration.no_picture"))
+        if self._placed is not None:
             self._draw_table(surface, layout)
-        self._draw_side(surface, layout, pygame.Rect(layout.width - side - px(10), px(10), side,
-                                                     layout.height - px(20)))
+        self._draw_side(surface, layout, column)
         self.draw_buttons(surface, layout)
 
     def _on_screen(self, point) -> tuple[float, float]:

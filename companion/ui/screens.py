@@ -34,6 +34,7 @@ SCREEN_MODULES = (
     "companion.ui.launcher",
     "companion.ui.settings",
     "companion.ui.calibration",
+    "companion.ui.lens",
     "companion.ui.history",
     "companion.ui.nightmarium",
 )

@@ -70,9 +70,10 @@ class SettingsScene(Scene):
         for value, cell in zip((True, False), cells):
             self.add_button(Button(cell, self.t("common.on" if value else "common.off"),
                                    lambda value=value: self.change(camera=value), selected=preferences.camera == value))
-        calibrate, status = split_columns(row(self.t("settings.calibration")), 2, gap, [1, 2])
+        calibrate, lens, status = split_columns(row(self.t("settings.calibration")), 3, gap, [1, 1, 2])
         self.add_button(Button(calibrate, self.t("settings.calibrate"),
                                lambda: self.app.push(screen_factory("calibration")(self.app))))
+        self.add_button(Button(lens, self.t("settings.lens"), lambda: self.app.push(screen_factory("lens")(self.app))))
         draw_paragraph(surface, self.t(f"calibration.using_{self.app.calibration_source or 'none'}"),
                        layout.font(14), theme.TEXT_DIM, status.inflate(0, -layout.px(6)), line_gap=0)
         rect = row(self.t("settings.buttons"))

@@ -109,6 +109,31 @@ def frame_surface(frame) -> pygame.Surface:
     return pygame.image.frombuffer(rgb.tobytes(), (width, height), "RGB").copy()
 
 
+def draw_fitted(surface, image: pygame.Surface, area: pygame.Rect) -> tuple[pygame.Rect, float]:
+    """The image scaled to fit the area, centred in it; returns where it lies and its scale (screen px per image
+    px), for turning touches into picture pixels and back."""
+    scale = min(area.width / image.get_width(), area.height / image.get_height())
+    placed = pygame.Rect((0, 0), (int(image.get_width() * scale), int(image.get_height() * scale)))
+    placed.center = area.center
+    surface.blit(pygame.transform.smoothscale(image, placed.size), placed)
+    return placed, scale
+
+
+def picture_and_column(surface, layout: "Layout", image: pygame.Surface | None, no_picture: str):
+    """A camera picture fitted left of a 220 px side column (the calibration and lens screens), or the text
+    `no_picture` where there is none yet. Returns where the picture lies (None without one), its scale, and the
+    column's rect."""
+    px = layout.px
+    side = px(220)
+    area = pygame.Rect(px(10), px(10), layout.width - side - px(30), layout.height - px(20))
+    column = pygame.Rect(layout.width - side - px(10), px(10), side, layout.height - px(20))
+    if image is None:
+        draw_paragraph(surface, no_picture, layout.font(18), theme.TEXT_DIM, area.inflate(-px(30), -px(60)))
+        return None, 1.0, column
+    placed, scale = draw_fitted(surface, image, area)
+    return placed, scale, column
+
+
 def draw_paragraph(surface, text: str, font, colour, rect: pygame.Rect, line_gap: int = 2) -> int:
     """Word-wrapped text inside rect; returns the y after the last line drawn."""
     y = rect.y
