@@ -211,7 +211,8 @@ def _markers(args) -> int:
 def _lens(args) -> int:
     import cv2
 
-    from .lens import STRAIGHTEN_FROM, LensError, bow_px, bow_share, calibrate, chessboard_sheet, lens_path
+    from .lens import (STRAIGHTEN_FROM, LensError, bow_px, bow_share, calibrate, chessboard_sheet, lens_path,
+                       straightening)
     from .sources import IMAGE_SUFFIXES
 
     out = Path(args.out) if args.out else lens_path()
@@ -255,7 +256,7 @@ def _lens(args) -> int:
     print(f"saved {out}: straight lines at the picture's edge bow by up to {bow_px(correction):.0f} px "
           f"({100 * bow_share(correction):.1f}% of its height; the chessboard fits the measured lens to "
           f"{correction.error_px:.2f} px)")
-    if bow_share(correction) >= STRAIGHTEN_FROM:
+    if straightening(correction) is not None:
         print("the camera and `companion vision scan` straighten every picture with it from now on")
     else:
         print(f"that is too little to matter (under {100 * STRAIGHTEN_FROM:g}%): pictures are read as taken")

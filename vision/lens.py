@@ -2,7 +2,7 @@
 
 Camera Module 3 Wide and the HQ Camera's 6 mm lens show straight lines bowed outwards (barrel distortion): cards
 near the picture's corners come out smaller and curved, and fewer are found and read right (`companion vision bench
---lens`). `calibrate` measures a lens from pictures of a printed chessboard (`chessboard_sheet`) laid flat in several
+--lens-bend`). `calibrate` measures a lens from pictures of a printed chessboard (`chessboard_sheet`) laid flat in several
 places under the camera, with OpenCV's camera calibration; the `LensCorrection` it gives straightens each frame
 before it is read (`vision.pipeline.Recogniser(lens=...)`) and maps what was found back onto the picture as taken.
 

@@ -43,6 +43,7 @@ class LensScene(Scene):
         self._image_of = None
         self._placed: pygame.Rect | None = None
         self._scale = 1.0
+        self.status = self.saved_status()  # read from disk here and after each change, not at every redraw
 
     # -- what the builder does -----------------------------------------------------------------------------
     def take(self) -> None:
@@ -85,6 +86,7 @@ class LensScene(Scene):
             self.say(self.t("lens.failed", message=str(error)), problem=True)
             return
         self.reload_camera()
+        self.status = self.saved_status()
         treatment = self.t("lens.straightened" if straightening(lens) else "lens.too_little")
         self.say(self.t("lens.measured", bow=round(bow_px(lens)), share=f"{100 * bow_share(lens):.1f}",
                         treatment=treatment))
@@ -99,6 +101,7 @@ class LensScene(Scene):
             self.say(self.t("lens.failed", message=str(error)), problem=True)
             return
         self.reload_camera()
+        self.status = self.saved_status()
         self.say(self.t("lens.forgotten"))
 
     def reload_camera(self) -> None:
@@ -110,7 +113,7 @@ class LensScene(Scene):
         self.message, self.message_is_problem = message, problem
         self.dirty = True
 
-    def status(self) -> str:
+    def saved_status(self) -> str:
         """What the camera does now: no lens measured, or how much the saved one bends and what is done with it."""
         from vision.lens import LensCorrection, LensError, bow_px, lens_path, straightening
 
@@ -147,7 +150,7 @@ class LensScene(Scene):
             text, colour = self.t("lens.how"), theme.TEXT
         draw_paragraph(surface, text, layout.font(13), colour, pygame.Rect(rect.left, rect.top + px(30), rect.width,
                                                                             px(132)), line_gap=0)
-        draw_paragraph(surface, self.status(), layout.font(13), theme.TEXT_DIM,
+        draw_paragraph(surface, self.status, layout.font(13), theme.TEXT_DIM,
                        pygame.Rect(rect.left, rect.top + px(164), rect.width, px(48)), line_gap=0)
         buttons = pygame.Rect(rect.left, rect.bottom - px(236), rect.width, px(48))
         self.add_button(Button(buttons, self.t("lens.take"), self.take, enabled=frame is not None))

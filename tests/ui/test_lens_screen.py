@@ -79,10 +79,10 @@ def test_boards_taken_at_four_places_are_measured_saved_and_the_camera_reloads(p
     lens = LensCorrection.load(saved_lens)
     assert lens.size == (1640, 1232) and lens.error_px < 0.5
     assert scene.t("lens.straightened") in scene.message and app.camera_worker.reloads == 1
-    assert scene.status().startswith(scene.t("lens.status", bow=0, treatment="x").split("0")[0])
+    assert scene.status.startswith(scene.t("lens.status", bow=0, treatment="x").split("0")[0])
     press(app, scene, "calibration.forget")
     assert not saved_lens.exists() and scene.message == scene.t("lens.forgotten")
-    assert app.camera_worker.reloads == 2 and scene.status() == scene.t("lens.status_none")
+    assert app.camera_worker.reloads == 2 and scene.status == scene.t("lens.status_none")
 
 
 def test_undo_drops_the_last_board_and_a_failed_measurement_says_why(pictures, saved_lens):
@@ -108,5 +108,5 @@ def test_a_damaged_saved_measurement_is_named_and_the_settings_open_the_screen(s
         app.step([pygame.event.Event(kind, pos=lens_button.rect.center, button=1)], 0.03)
     render(app)
     scene = app.scenes[-1]
-    assert isinstance(scene, LensScene) and scene.status() == scene.t("lens.status_damaged")
+    assert isinstance(scene, LensScene) and scene.status == scene.t("lens.status_damaged")
     assert lens_path() == saved_lens
