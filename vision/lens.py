@@ -129,7 +129,7 @@ class LensCorrection:
         the edges the table's colour carried outwards)."""
         import cv2
 
-        map_1, map_2 = self._maps(picture.shape[1], picture.shape[0])
+        map_1, map_2 = _maps(self, picture.shape[1], picture.shape[0])
         return cv2.remap(picture, map_1, map_2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
     def to_picture(self, points: np.ndarray, width: int, height: int) -> np.ndarray:
@@ -137,7 +137,7 @@ class LensCorrection:
         import cv2
 
         points = np.asarray(points, np.float64)
-        matrix, straight_matrix = self._matrices(width, height)
+        matrix, straight_matrix = _matrices(self, width, height)
         # The straightened picture's pixels as rays, bent by the lens onto the sensor (projectPoints applies the
         # distortion; the inverse of what straighten's maps do).
         rays = cv2.convertPointsToHomogeneous(
@@ -149,13 +149,6 @@ class LensCorrection:
         """Whether pictures of this size are the measured ones, or the same scaled (another resolution of the same
         view); another shape is another crop of the sensor, which this measurement does not describe."""
         return abs(width * self.size[1] - height * self.size[0]) <= ASPECT_TOLERANCE * self.size[0] * height
-
-    def _matrices(self, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
-        """The camera matrix for pictures of this size (the lens's, scaled), and that of the straightened picture."""
-        return _matrices(self, width, height)
-
-    def _maps(self, width: int, height: int):
-        return _maps(self, width, height)
 
     def __hash__(self) -> int:
         return hash((self.camera_matrix.tobytes(), self.distortion.tobytes(), self.size))
@@ -203,6 +196,7 @@ class LensCorrection:
 
 @functools.lru_cache(maxsize=4)
 def _matrices(lens: LensCorrection, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
+    """The camera matrix for pictures of this size (the lens's, scaled), and that of the straightened picture."""
     import cv2
 
     if not lens.fits(width, height):
@@ -217,6 +211,7 @@ def _matrices(lens: LensCorrection, width: int, height: int) -> tuple[np.ndarray
 
 @functools.lru_cache(maxsize=4)
 def _maps(lens: LensCorrection, width: int, height: int):
+    """`straighten`'s remap tables for pictures of this size (built once per size)."""
     import cv2
 
     matrix, straight = _matrices(lens, width, height)

@@ -13,6 +13,7 @@ from vision.lens import (
     BOARD, LONGEST_BEND, MIN_PICTURES, STRAIGHTEN_FROM, LensCorrection, LensError, bow_px, bow_share, calibrate,
     chessboard_sheet, find_chessboard, lens_path, seen_through, straightening, through_lens,
 )
+from vision.lens import _matrices  # the straightened picture's camera matrix, to put truth corners there
 from vision.pipeline import Recogniser
 from vision.synthetic import FRAME_SIZE, SceneGenerator, chessboard_pictures
 
@@ -48,7 +49,7 @@ def _bow(points: np.ndarray) -> float:
 def _straightened(lens: LensCorrection, points: np.ndarray) -> np.ndarray:
     import cv2
 
-    matrix, straight = lens._matrices(*FRAME_SIZE)
+    matrix, straight = _matrices(lens, *FRAME_SIZE)
     return cv2.undistortPoints(points.reshape(-1, 1, 2), matrix, lens.distortion, P=straight).reshape(-1, 2)
 
 
