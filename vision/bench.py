@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import heldout_cards, scans_available, training_cards
+from .geometry import Calibration
 from .pipeline import Recogniser
 from .synthetic import CardTruth, SceneGenerator
 
@@ -30,6 +31,25 @@ class Tally:
     times: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     phases: dict[str, float] = field(default_factory=dict)  # milliseconds per phase, summed over the frames' last runs
+    layout: "LayoutTally | None" = None  # with `run(layout=True)`
+
+
+@dataclass
+class LayoutTally:
+    """How well the found cards were placed at the table (`run(layout=True)`): each scene's calibration is made from
+    the table markers found in it, as `companion vision calibrate --image` makes it; where an arm hides a marker, from
+    the table's drawn corners, as the calibration the user made before the arm came gives them."""
+
+    scenes: int = 0
+    markers_found: int = 0  # scenes in which all four table markers were found
+    owned: int = 0  # visible cards of a creature, found, in those scenes
+    seat: int = 0
+    slot: int = 0
+    creature: int = 0  # found with exactly the creature-mates it has on the table (of those found)
+    all_three: int = 0
+    discards: int = 0  # the face-up discard, visible and found
+    discards_in_middle: int = 0  # ... and reported as lying in the middle (no seat)
+    whole_tables: int = 0  # scenes whose every visible card was found and placed right, with no false card
 
 
 def match(cards, truths: list[CardTruth]):
@@ -73,12 +93,47 @@ def score(tally: Tally, cards, truths: list[CardTruth]) -> None:
         tally.confident_wrong += card.confidence >= CONFIDENT and not all(facts_right)
 
 
+def score_layout(tally: LayoutTally, cards, truths: list[CardTruth]) -> None:
+    """Seat, slot and creature of each visible card found against the layout the scene was drawn from."""
+    pairs = [(card, truth) for card, truth in match(cards, truths) if truth is not None]
+    # Creature-mates are compared as sets of the cards found: a creature's card that was not found (under a hand)
+    # does not count against its mates, but two creatures reported as one, or one as two, does.
+    drawn = {id(truth): (truth.seat, truth.creature) for _, truth in pairs}
+    told = {id(truth): (card.seat, card.creature) for card, truth in pairs}
+
+    def mates(key_of: dict, truth) -> set[int]:
+        return {other for other, key in key_of.items() if key == key_of[id(truth)] and key[0] is not None}
+
+    visible_found = 0
+    whole = True
+    for card, truth in pairs:
+        if truth.occluded:
+            continue
+        visible_found += 1
+        if truth.seat is None:
+            tally.discards += 1
+            in_middle = card.seat is None
+            tally.discards_in_middle += in_middle
+            whole &= in_middle
+            continue
+        tally.owned += 1
+        right = (card.seat == truth.seat, card.slot == truth.slot, mates(told, truth) == mates(drawn, truth))
+        tally.seat += right[0]
+        tally.slot += right[1]
+        tally.creature += right[2]
+        tally.all_three += all(right)
+        whole &= all(right)
+    tally.whole_tables += whole and visible_found == sum(not t.occluded for t in truths) and len(pairs) == len(cards)
+
+
 def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = True, width_range=(140.0, 330.0),
         recogniser: Recogniser | None = None, progress=None, printing: tuple[float, float] | None = None,
-        touching: bool = False, lens: float = 0.0) -> Tally:
+        touching: bool = False, lens: float = 0.0, layout: bool = False) -> Tally:
     """`printing`: (hue degrees, saturation scale) of the cards' colours, as another printing or camera shows them
     (`vision.synthetic.reprinted`); `touching`: each seat's creatures pushed together side by side; `lens`: the
-    scenes seen through a lens bending so (`vision.lens`)."""
+    scenes seen through a lens bending so (`vision.lens`); `layout`: the table markers drawn at the table's corners,
+    each scene read with the calibration they give, and the cards' seats, creatures and slots scored
+    (`Tally.layout`)."""
     import cv2
 
     from .pipeline import one_blas_thread
@@ -89,9 +144,16 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
     generator = SceneGenerator(seed, card_ids=[c.id for c in cards], use_scans=scans_available(), printing=printing,
                                touching=touching, lens=lens)
     recogniser = recogniser or Recogniser()
-    tally = Tally()
+    own_calibration = recogniser.calibration
+    tally = Tally(layout=LayoutTally() if layout else None)
     for index in range(scenes):
-        scene = generator.random_scene(width_range=width_range)
+        scene = generator.random_scene(width_range=width_range, **({"markers": True} if layout else {}))
+        if layout:
+            recogniser.calibration = _marker_calibration(scene.frame)
+            markers_found = recogniser.calibration is not None
+            if not markers_found:
+                recogniser.calibration = Calibration(tuple(map(tuple, scene.table_corners.tolist())),
+                                                     (scene.frame.shape[1], scene.frame.shape[0]))
         timings = []
         for _ in range(repeats):
             result = recogniser.scan(scene.frame)
@@ -102,9 +164,24 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
         if result.error:
             tally.errors.append(result.error)
         score(tally, result.cards, scene.cards)
+        if layout:
+            tally.layout.scenes += 1
+            tally.layout.markers_found += markers_found
+            score_layout(tally.layout, result.cards, scene.cards)
         if progress:
             progress(index + 1, scenes)
+    recogniser.calibration = own_calibration
     return tally
+
+
+def _marker_calibration(frame: np.ndarray):
+    """The table calibration the four markers in the frame give, or None where they are not all found."""
+    from .markers import find_table_corners
+
+    corners = find_table_corners(frame)
+    if corners is None:
+        return None
+    return Calibration(tuple(map(tuple, corners.tolist())), (frame.shape[1], frame.shape[0]))
 
 
 def bench_cards(heldout: bool):
@@ -160,9 +237,25 @@ def report(tally: Tally, label: str, phases: bool = False) -> str:
     ]
     if tally.errors:
         lines.append(f"  errors               {len(tally.errors)}: {tally.errors[0]}")
+    if tally.layout is not None:
+        lines += layout_lines(tally.layout, pct)
     if phases:
         lines += phase_lines(tally)
     return "\n".join(lines)
+
+
+def layout_lines(layout: LayoutTally, pct) -> list[str]:
+    return [
+        f"  table markers found  {pct(layout.markers_found, layout.scenes)} of the scenes (where an arm hides one, "
+        "the table's drawn corners stand for the calibration made before)",
+        f"  seat right           {pct(layout.seat, layout.owned)} of the creatures' cards found",
+        f"  slot right           {pct(layout.slot, layout.owned)}",
+        f"  creature right       {pct(layout.creature, layout.owned)} (the same creature-mates)",
+        f"  all three right      {pct(layout.all_three, layout.owned)}",
+        f"  discard in middle    {pct(layout.discards_in_middle, layout.discards)}",
+        f"  whole table right    {pct(layout.whole_tables, layout.scenes)} of the scenes (every card found and "
+        "placed, none false)",
+    ]
 
 
 def phase_lines(tally: Tally) -> list[str]:

@@ -81,6 +81,9 @@ def register(subparsers) -> None:
     bench.add_argument("--straighten", action="store_true",
                        help="with --lens-bend: first measure the lens from pictures of the chessboard seen through it, "
                             "as `companion vision lens` does, and straighten every frame with it")
+    bench.add_argument("--layout", action="store_true",
+                       help="draw the table markers, read each scene with the calibration they give, and score the "
+                            "cards' seats, creatures and slots")
     bench.set_defaults(handler=_bench)
 
     teach = commands.add_parser("teach", help="adapt the recogniser to your own cards and light",
@@ -356,13 +359,16 @@ def _bench(args) -> int:
     if not 0 < widths[0] <= widths[1]:
         print("error: --card-widths needs MIN and MAX with 0 < MIN <= MAX", file=sys.stderr)
         return 2
+    if args.layout:
+        label += ", table markers drawn and seats scored"
     tally = bench.run(args.scenes, args.seed, args.repeats, recogniser=recogniser, printing=printing,
-                      touching=args.touching, width_range=widths, lens=args.lens_bend)
+                      touching=args.touching, width_range=widths, lens=args.lens_bend, layout=args.layout)
     print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths "
                               f"{widths[0]:g}-{widths[1]:g} px" + label, phases=args.phases))
     if args.training:
         tally = bench.run(args.scenes, args.seed + 1, args.repeats, heldout=False, recogniser=recogniser,
-                          printing=printing, touching=args.touching, width_range=widths, lens=args.lens_bend)
+                          printing=printing, touching=args.touching, width_range=widths, lens=args.lens_bend,
+                          layout=args.layout)
         print(bench.report(tally, f"training scans, {args.scenes} scenes, seed {args.seed + 1}" + label,
                            phases=args.phases))
     return 0
