@@ -42,7 +42,7 @@ class LayoutTally:
 
     scenes: int = 0
     markers_found: int = 0  # scenes in which all four table markers were found
-    owned: int = 0  # visible cards of a creature, found, in those scenes
+    owned: int = 0  # visible cards of a creature, found
     seat: int = 0
     slot: int = 0
     creature: int = 0  # found with exactly the creature-mates it has on the table (of those found)
@@ -136,6 +136,7 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
     (`Tally.layout`)."""
     import cv2
 
+    from .markers import find_table_corners
     from .pipeline import one_blas_thread
 
     cv2.setNumThreads(1)  # the target is per frame on one core
@@ -149,11 +150,11 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
     for index in range(scenes):
         scene = generator.random_scene(width_range=width_range, **({"markers": True} if layout else {}))
         if layout:
-            recogniser.calibration = _marker_calibration(scene.frame)
-            markers_found = recogniser.calibration is not None
-            if not markers_found:
-                recogniser.calibration = Calibration(tuple(map(tuple, scene.table_corners.tolist())),
-                                                     (scene.frame.shape[1], scene.frame.shape[0]))
+            corners = find_table_corners(scene.frame)
+            markers_found = corners is not None
+            table_corners = corners if markers_found else scene.table_corners
+            recogniser.calibration = Calibration(tuple(map(tuple, table_corners.tolist())),
+                                                 (scene.frame.shape[1], scene.frame.shape[0]))
         timings = []
         for _ in range(repeats):
             result = recogniser.scan(scene.frame)
@@ -172,16 +173,6 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
             progress(index + 1, scenes)
     recogniser.calibration = own_calibration
     return tally
-
-
-def _marker_calibration(frame: np.ndarray):
-    """The table calibration the four markers in the frame give, or None where they are not all found."""
-    from .markers import find_table_corners
-
-    corners = find_table_corners(frame)
-    if corners is None:
-        return None
-    return Calibration(tuple(map(tuple, corners.tolist())), (frame.shape[1], frame.shape[0]))
 
 
 def bench_cards(heldout: bool):
