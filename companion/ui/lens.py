@@ -15,7 +15,7 @@ import pygame
 from companion.ui import theme
 from companion.ui.scene import Scene
 from companion.ui.screens import register_screen
-from companion.ui.widgets import (Button, draw_paragraph, draw_text, fit_font, frame_surface, picture_and_column,
+from companion.ui.widgets import (Button, draw_paragraph, draw_text, fit_font, FramePicture, picture_and_column,
                                   split_columns)
 
 log = logging.getLogger(__name__)
@@ -39,8 +39,8 @@ class LensScene(Scene):
         self.size: tuple[int, int] | None = None  # the pictures' (width, height)
         self.message: str | None = None  # a whole line to show (already translated)
         self.message_is_problem = False
+        self._picture = FramePicture()
         self._image: pygame.Surface | None = None
-        self._image_of = None
         self._placed: pygame.Rect | None = None
         self._scale = 1.0
         self.status = self.saved_status()  # read from disk here and after each change, not at every redraw
@@ -135,9 +135,7 @@ class LensScene(Scene):
         px = layout.px
         surface.fill(theme.BACKGROUND)
         frame = self.app.latest_frame
-        if frame is not self._image_of:
-            self._image_of = frame
-            self._image = frame_surface(frame) if frame is not None else None
+        self._image = self._picture.of(frame)
         self._placed, self._scale, rect = picture_and_column(surface, layout, self._image,
                                                              self.t("calibration.no_picture"))
         if self._placed is not None:

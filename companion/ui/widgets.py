@@ -109,6 +109,21 @@ def frame_surface(frame) -> pygame.Surface:
     return pygame.image.frombuffer(rgb.tobytes(), (width, height), "RGB").copy()
 
 
+class FramePicture:
+    """The camera's latest frame as a surface, converted again only when the frame is another one: a screen redraws
+    more often than the camera delivers."""
+
+    def __init__(self):
+        self.frame = None  # the frame the surface shows
+        self.surface: pygame.Surface | None = None
+
+    def of(self, frame) -> pygame.Surface | None:
+        if frame is not self.frame:
+            self.frame = frame
+            self.surface = frame_surface(frame) if frame is not None else None
+        return self.surface
+
+
 def draw_fitted(surface, image: pygame.Surface, area: pygame.Rect) -> tuple[pygame.Rect, float]:
     """The image scaled to fit the area, centred in it; returns where it lies and its scale (screen px per image
     px), for turning touches into picture pixels and back."""

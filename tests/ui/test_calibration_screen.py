@@ -17,7 +17,8 @@ from vision.markers import TABLE_MARKER_IDS, marker_image
 from vision.pipeline import ScanResult
 from vision.table_state import SeenCard
 
-SIZE = (800, 480)
+from screen_helpers import SIZE, open_over_settings, render
+
 FRAME = (400, 300)  # width, height of the camera picture
 # Where the scene puts the picture: the area left of the 220 px side column, the picture scaled to fit, centred.
 AREA = pygame.Rect(10, 10, SIZE[0] - 220 - 30, SIZE[1] - 20)
@@ -47,20 +48,7 @@ def picture(with_markers=False):
 
 
 def calibration_screen(frame):
-    app = make_app(SIZE, strict=True)
-    build_screen(app, "settings")
-    app.latest_frame = frame
-    scene = CalibrationScene(app)
-    app.push(scene)
-    render(app)
-    return app, scene
-
-
-def render(app):
-    surface = pygame.Surface(SIZE)
-    app.render(surface, force=True)
-    assert app.errors == []
-    return surface
+    return open_over_settings(CalibrationScene, frame)
 
 
 def touch(app, position):

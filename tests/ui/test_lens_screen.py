@@ -10,7 +10,8 @@ from companion.ui.render import build_screen, make_app
 from vision.lens import MIN_PICTURES, LensCorrection, lens_path
 from vision.synthetic import chessboard_pictures
 
-SIZE = (800, 480)
+from screen_helpers import SIZE, open_over_settings, render
+
 BEND = -0.15  # bows the picture's top edge 5.6%: worth straightening
 
 
@@ -34,21 +35,7 @@ class FakeWorker:
 
 
 def lens_screen(frame):
-    app = make_app(SIZE, strict=True)
-    build_screen(app, "settings")
-    app.latest_frame = frame
-    app.camera_worker = FakeWorker()
-    scene = LensScene(app)
-    app.push(scene)
-    render(app)
-    return app, scene
-
-
-def render(app):
-    surface = pygame.Surface(SIZE)
-    app.render(surface, force=True)
-    assert app.errors == []
-    return surface
+    return open_over_settings(LensScene, frame, camera_worker=FakeWorker())
 
 
 def press(app, scene, key):

@@ -9,7 +9,7 @@ import pygame
 from companion.ui import theme
 from companion.ui.nightmarium import pictures
 from companion.ui.nightmarium.base import SessionScene
-from companion.ui.widgets import Button, draw_paragraph, draw_text, frame_surface
+from companion.ui.widgets import Button, FramePicture, draw_fitted, draw_paragraph, draw_text, frame_surface
 
 
 def card_photo(frame, corners) -> pygame.Surface | None:
@@ -46,8 +46,7 @@ class CameraViewScene(SessionScene):
     def __init__(self, app, session):
         super().__init__(app, session)
         self._forget_asked = False  # "forget taught cards" touched once: the next touch forgets them
-        self._source = None
-        self._image: pygame.Surface | None = None
+        self._picture = FramePicture()
 
     def after_change(self) -> None:
         self.dirty = True  # stay on the picture even when the chain starts; Back returns to it
@@ -62,25 +61,18 @@ class CameraViewScene(SessionScene):
         layout = self.begin_frame(surface)
         px = layout.px
         surface.fill(theme.BACKGROUND)
-        frame = self.session.latest_frame
-        if frame is not self._source:
-            self._source = frame
-            self._image = frame_surface(frame) if frame is not None else None
+        image = self._picture.of(self.session.latest_frame)
         area = pygame.Rect(px(10), px(10), layout.width - px(20), layout.height - px(90))
         unsure = 0
-        if self._image is None:
+        if image is None:
             draw_paragraph(surface, self.t("nm.camera.none"), layout.font(20), theme.TEXT_DIM,
                            area.inflate(-px(40), -px(120)))
         else:
-            scale = min(area.width / self._image.get_width(), area.height / self._image.get_height())
-            size = (int(self._image.get_width() * scale), int(self._image.get_height() * scale))
-            picture = pygame.transform.smoothscale(self._image, size)
-            placed = picture.get_rect(center=area.center)
-            surface.blit(picture, placed)
+            placed, scale = draw_fitted(surface, image, area)
             if self.app.calibration is not None and self.session.mode == "camera":
                 from companion.ui.calibration import draw_seats
 
-                table = self.app.calibration.for_picture(self._image.get_width(), self._image.get_height())
+                table = self.app.calibration.for_picture(image.get_width(), image.get_height())
                 draw_seats(surface, layout, [(placed.left + x * scale, placed.top + y * scale)
                                              for x, y in table.table_corners], theme.TEXT_DIM)
             unsure = self._outline_cards(surface, layout, placed, scale)
@@ -195,7 +187,7 @@ class CameraViewScene(SessionScene):
             # printing whose colours differ is read in the wrong legion, surely, until a few of its cards are shown.
             target = pygame.Rect(0, 0, layout.px(56), layout.px(56))
             target.center = (int(centre[0]), int(centre[1]))
-            self.add_button(Button(target, "", lambda card=card, frame=self._source: self.teach(card, frame),
+            self.add_button(Button(target, "", lambda card=card, frame=self._picture.frame: self.teach(card, frame),
                                    visible=False))
         return unsure
 
