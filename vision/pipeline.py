@@ -125,6 +125,15 @@ LEAD_NOT_ASKED_FROM = 0.5
 # this well: on the held-out bench (stop 40) a hand over a red card's badge matched at 0.41 and read as a blue badge
 # at 0.93, while the cards of a camera with turned hues whose shape and colour disagree all matched at 0.57 or more.
 SHAPE_MIN_MATCH = 0.5
+# A card whose legion reads less surely than this (the stabiliser's bar) is read again with its corners moved
+# LEGION_SHIFT of its own width each way along it and of its depth each way down it, and its legion is the mean of the
+# readings that still read as a card. Where the colours all but tie, which pixels fall under the stripe and the badge
+# tips them either way: a glossy brown card whose badge lay under glare read green at 0.41 against brown at 0.39, and
+# brown (0.41-0.51) at 13 of 15 places a few pixels off. Over ten sets of held-out scenes (stop 52, 9,346 cards) it
+# read 4 legions more right and 1 less, and it costs nothing where the legion is sure.
+LEGION_STEADY_BELOW = 0.6
+LEGION_SHIFT = 0.03
+LEGION_READINGS = "legion readings"  # key, beside the probabilities, of how many readings the legion is the mean of
 MAX_CARD_FRACTION = 0.3  # the widest card, as a share of the frame's long side (the narrowest is the detector's)
 # An outline that reads as nothing has a corner put back only if it holds this many of the nearby cards (areas):
 # less is a fragment of art or table, more is no column.
@@ -1004,6 +1013,22 @@ class Recogniser:
         probabilities[LEGION_BY_COLOUR] = probabilities["legion"]
         probabilities["legion"] = self.model.legion_probabilities(probabilities["legion"], shape)
 
+    def _steady_legion(self, image: np.ndarray, points: np.ndarray, probabilities: dict) -> None:
+        """A legion read less surely than LEGION_STEADY_BELOW becomes the mean of its reading and those of the card
+        laid LEGION_SHIFT off along each of its sides, each way, that read as a card (KEEP_CARD); the number of
+        readings is kept under LEGION_READINGS, which also keeps a card from being steadied twice."""
+        if LEGION_READINGS in probabilities or probabilities["legion"].max() >= LEGION_STEADY_BELOW:
+            return
+        along, down = points[1] - points[0], points[3] - points[0]
+        places = [points + LEGION_SHIFT * step for step in (along, -along, down, -down)]
+        readings = [probabilities["legion"]]
+        for place, reading in zip(places, self._read(image, places, gate=VOUCHED_GATE)):
+            if reading["card"][0] >= KEEP_CARD:
+                self._with_badge_shape(image, place, reading)
+                readings.append(reading["legion"])
+        probabilities["legion"] = np.mean(readings, axis=0)
+        probabilities[LEGION_READINGS] = len(readings)
+
     def _snap_card(self, image: np.ndarray, full_gray, points: np.ndarray, probabilities: dict,
                    at_least: float = FLOOR):
         """A doubtful card (reading below SNAP_CARD_BELOW as a card), its sides moved onto the nearest strong edges
@@ -1030,6 +1055,7 @@ class Recogniser:
         if validity < KEEP_CARD:
             return None
         self._with_badge_shape(image, points, probabilities)
+        self._steady_legion(image, points, probabilities)
         picks = {head: int(np.argmax(probabilities[head])) for head in ("legion", "ability")}
         parts, parts_probability = best_parts(
             {part: float(probabilities[part][0]) for part in ("legs", "torso", "head")})
