@@ -20,6 +20,7 @@ from .placements import (LONGEST_COLUMN, anchored_cards, card_shaped, card_size_
                          quad_centre, quad_corners, rolled, shortest_side, side_sized_cards, split_hypotheses,
                          turned_neighbours)
 from .segments import segment_corners
+from .stabiliser import MIN_CONFIDENCE
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -60,7 +61,7 @@ LEGION_BY_COLOUR = "legion by colour"  # key, beside them, of the colour head's 
 # the badge shape's and the colours' together (`Recogniser._with_badge_shape`)
 # A card read less surely than this (the stabiliser's bar) is read again laid on each of its sides; a reading there
 # that is a card at least AGAIN_CARD and AGAIN_GAIN surer gives it its facts.
-AGAIN_BELOW = 0.6
+AGAIN_BELOW = MIN_CONFIDENCE
 AGAIN_CARD = 0.9
 AGAIN_GAIN = 0.1
 RESHAPE_TRIES = 2  # corners put back per misshapen card, best-placed first
@@ -125,13 +126,14 @@ LEAD_NOT_ASKED_FROM = 0.5
 # this well: on the held-out bench (stop 40) a hand over a red card's badge matched at 0.41 and read as a blue badge
 # at 0.93, while the cards of a camera with turned hues whose shape and colour disagree all matched at 0.57 or more.
 SHAPE_MIN_MATCH = 0.5
-# A card whose legion reads less surely than this (the stabiliser's bar) is read again with its corners moved
+# A card whose legion reads less surely than the stabiliser trusts is read again with its corners moved
 # LEGION_SHIFT of its own width each way along it and of its depth each way down it, and its legion is the mean of the
 # readings that still read as a card. Where the colours all but tie, which pixels fall under the stripe and the badge
 # tips them either way: a glossy brown card whose badge lay under glare read green at 0.41 against brown at 0.39, and
 # brown (0.41-0.51) at 13 of 15 places a few pixels off. Over ten sets of held-out scenes (stop 52, 9,346 cards) it
-# read 4 legions more right and 1 less, and it costs nothing where the legion is sure.
-LEGION_STEADY_BELOW = 0.6
+# read 6 legions more right and 3 less (2 and 3 of them cards 100-140 px long, smaller than the targets are for), and
+# it costs nothing where the legion is sure.
+LEGION_STEADY_BELOW = MIN_CONFIDENCE
 LEGION_SHIFT = 0.03
 LEGION_READINGS = "legion readings"  # key, beside the probabilities, of how many readings the legion is the mean of
 MAX_CARD_FRACTION = 0.3  # the widest card, as a share of the frame's long side (the narrowest is the detector's)
