@@ -15,10 +15,10 @@ from .features import icon_print_share
 from .lens import straightening
 from .placements import (LONGEST_COLUMN, anchored_cards, card_shaped, card_size_near, card_with_ends_of,
                          cards_at_corner, cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized,
-                         column_cards, column_of_width, completed_variants, grid_cards, icon_centre, in_frame,
-                         inside_any, mean_sides, near_any, neighbours, outline_side_sizes, partial_column, quad_area,
-                         quad_centre, quad_corners, rolled, shortest_side, side_sized_cards, split_hypotheses,
-                         turned_neighbours)
+                         cards_shifted, column_cards, column_of_width, completed_variants, grid_cards, icon_centre,
+                         in_frame, inside_any, mean_sides, near_any, neighbours, outline_side_sizes, partial_column,
+                         quad_area, quad_centre, quad_corners, rolled, shortest_side, side_sized_cards,
+                         split_hypotheses, turned_neighbours)
 from .segments import segment_corners
 from .stabiliser import MIN_CONFIDENCE
 from .table_state import SeenCard
@@ -1021,8 +1021,7 @@ class Recogniser:
         readings is kept under LEGION_READINGS, which also keeps a card from being steadied twice."""
         if LEGION_READINGS in probabilities or probabilities["legion"].max() >= LEGION_STEADY_BELOW:
             return
-        along, down = points[1] - points[0], points[3] - points[0]
-        places = [points + LEGION_SHIFT * step for step in (along, -along, down, -down)]
+        places = cards_shifted(points, LEGION_SHIFT)
         readings = [probabilities["legion"]]
         for place, reading in zip(places, self._read(image, places, gate=VOUCHED_GATE)):
             if reading["card"][0] >= KEEP_CARD:

@@ -466,6 +466,13 @@ def turned_neighbours(card: np.ndarray, neighbour: np.ndarray, degrees) -> list[
     return turned
 
 
+def cards_shifted(card: np.ndarray, share: float) -> list[np.ndarray]:
+    """The card moved `share` of its width each way along its top side, then `share` of its depth each way down its
+    left side, the same way up and the same size."""
+    along, down = card[1] - card[0], card[3] - card[0]
+    return [card + share * step for step in (along, -along, down, -down)]
+
+
 def cards_resized(card: np.ndarray, size: tuple[float, float]) -> list[np.ndarray]:
     """The card laid again at `size` (width, depth) from each of its four corners along its own sides, the same way
     up: a card found a fifth too small or too large (a neighbour's edge or a shadow taken for its own) usually has
