@@ -13,12 +13,12 @@ from .cards import CARD_ASPECT
 from .early_look import FLOOR, EarlyLook
 from .features import icon_print_share
 from .lens import straightening
-from .placements import (LONGEST_COLUMN, anchored_cards, card_shaped, card_size_near, card_with_ends_of,
-                         cards_at_corner, cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized,
-                         cards_shifted, column_cards, column_of_width, completed_variants, grid_cards, icon_centre,
-                         in_frame, inside_any, mean_sides, near_any, neighbours, outline_side_sizes, partial_column,
-                         quad_area, quad_centre, quad_corners, rolled, shortest_side, side_sized_cards,
-                         split_hypotheses, turned_neighbours)
+from .placements import (CORNER_SIDE_SHARES, LONGEST_COLUMN, anchored_cards, card_shaped, card_size_near,
+                         card_with_ends_of, cards_at_corner, cards_at_edge_corner, cards_on_sides, cards_over_outline,
+                         cards_resized, cards_shifted, column_cards, column_of_width, completed_variants, grid_cards,
+                         icon_centre, in_frame, inside_any, mean_sides, near_any, neighbours, outline_side_sizes,
+                         overlaps_any, partial_column, quad_area, quad_centre, quad_corners, rolled,
+                         shortest_side, side_sized_cards, split_hypotheses, turned_neighbours)
 from .segments import segment_corners
 from .stabiliser import MIN_CONFIDENCE
 from .table_state import SeenCard
@@ -86,6 +86,9 @@ NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card alrea
 # Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, and
 # of outlines that are no quad at all (rarely a card's: most are the art's or the table's).
 CORNER_TRIES = {"quad": 12, "outline": 4}
+# A card laid in a corner that covers more than this share of its area of a card found already is that card again,
+# placed off (cards pushed together overlap their neighbours by a few pixels at most).
+SAME_CARD_OVERLAP = 0.25
 # Straight edges are looked for around this many outlines that explained nothing per frame, and cards laid from this
 # many of the corners they make (each costs up to four readings), at most SEGMENT_CORNERS_PER_REGION around each: the
 # deck's printed back alone makes dozens.
@@ -177,7 +180,7 @@ class ScanResult:
 # The phases of a scan, in order, as ScanResult.phases names them: where the time goes on a given machine
 # (`companion vision bench --phases`).
 PHASES = ("frame", "outlines", "columns", "short columns", "cards over outlines", "corners", "straight edges",
-          "column neighbours", "pushed together", "ends drawn in", "prototypes and sides", "seats")
+          "column neighbours", "half-side corners", "pushed together", "ends drawn in", "prototypes and sides", "seats")
 
 
 class _Laps:
@@ -599,30 +602,44 @@ class Recogniser:
         corner_list = [("quad", c) for c in unexplained_corners] + [("outline", c) for c in outlines.corners]
         # First the frame's card size (of the nearest card found) in every corner; then, where no card was found, a
         # card as wide as a side of the corner (the nearest card may be far off in perspective, or itself misplaced,
-        # or there may be none yet).
+        # or there may be none yet). Here only where the corner's sides run along most of the card; where they run
+        # along half of it (CORNER_SIDE_SHARES), once the columns have grown (below).
         long_side = max(image.shape[:2])
         widths = (MIN_CARD_FRACTION * long_side, MAX_CARD_FRACTION * long_side)
-        for by_side in (False, True):
-            tries = {"quad": 0, "outline": 0}
-            # Sized by their own sides, the most nearly square corners first: a corner that grain or a neighbour
-            # pulled out is rarely a card's, and the tries are few.
-            ordered = sorted(corner_list, key=lambda item: item[1].skew) if by_side else corner_list
-            for kind, corner in ordered:
-                size = card_size_near(corner.point, taken)
-                if size is None and not by_side:
-                    break
-                if tries[kind] >= CORNER_TRIES[kind] or \
-                        (size is not None and near_any(corner.point, taken, NEAR_TAKEN * size[1])):
-                    continue  # out of tries, or a corner of a card already found (or of its column)
-                cards = side_sized_cards(corner, size, widths) if by_side else cards_at_corner(corner, size)
-                if not cards or inside_any(quad_centre(cards[0]), taken):
-                    continue
-                tries[kind] += 1
-                cards = [card for card in cards if not featureless(card)]  # bare table: not worth a reading
-                bar = SIDE_SIZED_CARD if by_side else LONE_CARD
-                found = next(iter(self._lone_cards(image, cards, taken, bar)), None)
-                if found is not None and accept(*found):
-                    partial.append(taken[-1])
+        tried: set[bytes] = set()  # a place laid again in a later pass reads as it did
+
+        def search_corners(shares, kinds, found_cards: list) -> None:
+            """Cards laid in the corners of `kinds` where their sides run along `shares` of a card, each pass in
+            turn; each card found is added to `found_cards`."""
+            corners_here = [(kind, corner) for kind, corner in corner_list if kind in kinds]
+            for share, by_side in [(share, by_side) for share in shares for by_side in (False, True)]:
+                tries = {"quad": 0, "outline": 0}
+                # Sized by their own sides, the most nearly square corners first: a corner that grain or a neighbour
+                # pulled out is rarely a card's, and the tries are few.
+                ordered = sorted(corners_here, key=lambda item: item[1].skew) if by_side else corners_here
+                for kind, corner in ordered:
+                    size = card_size_near(corner.point, taken)
+                    if size is None and not by_side:
+                        break
+                    if tries[kind] >= CORNER_TRIES[kind] or \
+                            (size is not None and near_any(corner.point, taken, NEAR_TAKEN * size[1])):
+                        continue  # out of tries, or a corner of a card already found (or of its column)
+                    cards = side_sized_cards(corner, size, widths, share) if by_side else \
+                        cards_at_corner(corner, size, share)
+                    # A short side's card can lie across a card found already, its centre just off it: that card again.
+                    cards = [card for card in cards
+                             if card.tobytes() not in tried and not overlaps_any(card, taken, SAME_CARD_OVERLAP)]
+                    if not cards or inside_any(quad_centre(cards[0]), taken):
+                        continue
+                    tries[kind] += 1
+                    tried.update(card.tobytes() for card in cards)
+                    cards = [card for card in cards if not featureless(card)]  # bare table: not worth a reading
+                    bar = SIDE_SIZED_CARD if by_side else LONE_CARD
+                    found = next(iter(self._lone_cards(image, cards, taken, bar)), None)
+                    if found is not None and accept(*found):
+                        found_cards.append(taken[-1])
+
+        search_corners(CORNER_SIDE_SHARES[:1], ("quad", "outline"), partial)
         lap("corners")
         # Around the outlines that explained nothing, a card's edges can still be straight lines where its outline
         # was lost (a pale card on a pale cloth) or ran into an arm or the next column: cards of the nearest card's
@@ -665,59 +682,75 @@ class Recogniser:
         # but only beside cards found without their column's whole outline and the cards found from them. A column
         # read whole from its own outline mostly has table on both sides, and a reading beside every card would cost
         # more than the rest of this search.
+        def grow(partial: list, beside_worthy: set) -> None:
+            """The neighbours of the cards in `partial` (taken from its front, each card found added at its end),
+            and the places beside those in `beside_worthy`, within MAX_NEIGHBOUR_TRIES and MAX_SIDE_TRIES."""
+            grown = beside = 0
+            while partial and (grown < MAX_NEIGHBOUR_TRIES or beside < MAX_SIDE_TRIES):
+                found_card = points = partial.pop(0)
+                others = [card for card in taken if card is not points]
+                # A card read surely can still be placed a few pixels off; its neighbours would be twice as far off.
+                unsnapped = points
+                snapped = snapped_card(points)
+                if card_shaped(snapped):
+                    points = snapped
+                for side, neighbour in enumerate(neighbours(points)):
+                    across = side >= 2
+                    if across and id(found_card) not in beside_worthy:
+                        break
+                    if (beside >= MAX_SIDE_TRIES if across else grown >= MAX_NEIGHBOUR_TRIES) or \
+                            not in_frame(neighbour, image.shape):
+                        continue
+                    if inside_any(quad_centre(neighbour), taken):
+                        continue  # a card found already (the rest of a column read whole): no try used up
+                    if featureless(neighbour, DIM_CARD_SPREAD):
+                        continue  # bare table: not worth a reading
+                    if across:
+                        beside += 1
+                    else:
+                        grown += 1
+                    # Snapped before it is judged: a neighbour inherits its card's corner error, and a card a few
+                    # pixels off its own edges can read as no card (its badge or icon cut off).
+                    # Only a neighbour reading at least LONE_CARD is taken: below it, how much less it reads matters to
+                    # nothing that follows.
+                    card_probabilities = self._read(image, [neighbour], at_least=LONE_CARD)[0]
+                    neighbour, card_probabilities = self._snap_card(image, full_gray, neighbour, card_probabilities,
+                                                                    at_least=LONE_CARD)
+                    if card_probabilities["card"][0] < LONE_CARD and across and np.abs(unsnapped - points).max() > 1.0:
+                        # Snapping can turn a card a degree or two onto its neighbour's edge, which the place beside it
+                        # doubles: there, the place beside the card as it was found.
+                        laid = neighbours(unsnapped)[side]
+                        if in_frame(laid, image.shape) and not inside_any(quad_centre(laid), taken):
+                            neighbour, card_probabilities = self._surest_instead(
+                                image, [laid], neighbour, card_probabilities, least=LONE_CARD)
+                    if card_probabilities["card"][0] < LONE_CARD and not across:
+                        # Read again turned, resized or on its sides; beside the card only as it was found (above):
+                        # the rest found 4 more cards of 1,176 on crowded tables for a reading of 3 more badges in
+                        # every frame. Each must read surely as a card on its own (TURNED_CARD): the lone places' badge
+                        # gate.
+                        again = _neighbour_places_again(full_gray(), points, unsnapped, others, side, image.shape)
+                        neighbour, card_probabilities = self._surest_instead(
+                            image, again, neighbour, card_probabilities, least=TURNED_CARD,
+                            gate=self.badge_gate + LONE_GATE_RISE)
+                    if card_probabilities["card"][0] >= LONE_CARD and accept(neighbour, card_probabilities):
+                        partial.append(taken[-1])
+                        beside_worthy.add(id(taken[-1]))
+
         beside_worthy = {id(card) for card in partial}
         partial += short
         partial += [card for card in taken if not any(card is each for each in partial)]
-        grown = beside = 0
-        while partial and (grown < MAX_NEIGHBOUR_TRIES or beside < MAX_SIDE_TRIES):
-            found_card = points = partial.pop(0)
-            others = [card for card in taken if card is not points]
-            # A card read surely can still be placed a few pixels off; its neighbours would be twice as far off.
-            unsnapped = points
-            snapped = snapped_card(points)
-            if card_shaped(snapped):
-                points = snapped
-            for side, neighbour in enumerate(neighbours(points)):
-                across = side >= 2
-                if across and id(found_card) not in beside_worthy:
-                    break
-                if (beside >= MAX_SIDE_TRIES if across else grown >= MAX_NEIGHBOUR_TRIES) or \
-                        not in_frame(neighbour, image.shape):
-                    continue
-                if inside_any(quad_centre(neighbour), taken):
-                    continue  # a card found already (the rest of a column read whole): no try used up
-                if featureless(neighbour, DIM_CARD_SPREAD):
-                    continue  # bare table: not worth a reading
-                if across:
-                    beside += 1
-                else:
-                    grown += 1
-                # Snapped before it is judged: a neighbour inherits its card's corner error, and a card a few
-                # pixels off its own edges can read as no card (its badge or icon cut off).
-                # Only a neighbour reading at least LONE_CARD is taken: below it, how much less it reads matters to
-                # nothing that follows.
-                card_probabilities = self._read(image, [neighbour], at_least=LONE_CARD)[0]
-                neighbour, card_probabilities = self._snap_card(image, full_gray, neighbour, card_probabilities,
-                                                                at_least=LONE_CARD)
-                if card_probabilities["card"][0] < LONE_CARD and across and np.abs(unsnapped - points).max() > 1.0:
-                    # Snapping can turn a card a degree or two onto its neighbour's edge, which the place beside it
-                    # doubles: there, the place beside the card as it was found.
-                    laid = neighbours(unsnapped)[side]
-                    if in_frame(laid, image.shape) and not inside_any(quad_centre(laid), taken):
-                        neighbour, card_probabilities = self._surest_instead(
-                            image, [laid], neighbour, card_probabilities, least=LONE_CARD)
-                if card_probabilities["card"][0] < LONE_CARD and not across:
-                    # Read again turned, resized or on its sides; beside the card only as it was found (above): the
-                    # rest found 4 more cards of 1,176 on crowded tables for a reading of 3 more badges in every frame.
-                    # Each must read surely as a card on its own (TURNED_CARD): the lone places' badge gate.
-                    again = _neighbour_places_again(full_gray(), points, unsnapped, others, side, image.shape)
-                    neighbour, card_probabilities = self._surest_instead(
-                        image, again, neighbour, card_probabilities, least=TURNED_CARD,
-                        gate=self.badge_gate + LONE_GATE_RISE)
-                if card_probabilities["card"][0] >= LONE_CARD and accept(neighbour, card_probabilities):
-                    partial.append(taken[-1])
-                    beside_worthy.add(id(taken[-1]))
+        grow(partial, beside_worthy)
         lap("column neighbours")
+        # Outline corners whose sides run along only half a card (a block of creatures pushed together, each card
+        # turned its own way, breaks its outline at every joint): after the columns have grown, since a card laid
+        # there is placed a few pixels off more often than one grown from its neighbour, and would pass that on.
+        # Then the columns of the cards found there, and the places beside them. Not the corners of quads: a quad's
+        # sides are whole, and one shorter than most of a card is an outline smaller than a card, read already
+        # (cards over outlines); on crowded tables they found 3 of the 22 cards more for three times the readings.
+        half_side_cards: list = []
+        search_corners(CORNER_SIDE_SHARES[1:], ("outline",), half_side_cards)
+        grow(half_side_cards, {id(card) for card in half_side_cards})
+        lap("half-side corners")
         # Creatures pushed together side by side, all of one height, leave one outline two or more cards wide, which
         # no column fits: its cells are read as cards of the nearest card's size. Last, since where the creatures
         # are of different heights (an L) the cells lie off the cards, and one read surely there would take the place

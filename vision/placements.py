@@ -32,6 +32,10 @@ MOVED_CORNER = 0.08  # a corner this far (in short sides) from its parallelogram
 OVER_OUTLINE_SLACK = 1.1  # an outline's side may be this much longer than the card side laid along it
 OVER_OUTLINE_CORNERS = 2  # corners of such an outline that cards are laid from
 MAX_VARIANTS = 3  # completed outlines tried per doubtful outline
+# How much of a card each side of an outline's corner must run along for a card to be laid in it: most of it first,
+# then half. Creatures pushed together, each card turned a degree or two its own way, break the outline's sides at
+# every card's joint, so a corner's side can stop at half a card (stop 53; docs/vision-history.md).
+CORNER_SIDE_SHARES = (0.8, 0.5)
 _MAX_CORNER_COSINE = float(np.sin(np.radians(MAX_CORNER_SKEW)))
 
 
@@ -278,15 +282,17 @@ def _cards_from_corner(corner: Corner, size: tuple[float, float], fits) -> list[
     return cards
 
 
-def cards_at_corner(corner: Corner, size: tuple[float, float]) -> list[np.ndarray]:
+def cards_at_corner(corner: Corner, size: tuple[float, float],
+                    share: float = CORNER_SIDE_SHARES[0]) -> list[np.ndarray]:
     """The cards of the frame's card size that could lie in an outline's corner (of a column merged with a hand,
-    a shadow or its neighbour), along either side, either way up."""
-    def holds_most_of_it(length_u, length_v, a, b):
-        return length_u >= 0.8 * a and length_v >= 0.8 * b
+    a shadow or its neighbour), along either side, either way up, where each side runs along at least `share` of the
+    card's side laid on it."""
+    def sides_long_enough(length_u, length_v, a, b):
+        return length_u >= share * a and length_v >= share * b
 
-    if min(corner.lengths) < 0.8 * size[1]:
+    if min(corner.lengths) < share * size[1]:
         return []
-    return _cards_from_corner(corner, size, holds_most_of_it)
+    return _cards_from_corner(corner, size, sides_long_enough)
 
 
 def cards_at_edge_corner(corner: Corner, size: tuple[float, float]) -> list[np.ndarray]:
@@ -354,13 +360,14 @@ def side_card_sizes(corner: Corner, size: tuple[float, float] | None,
     return sizes
 
 
-def side_sized_cards(corner: Corner, size: tuple[float, float] | None,
-                     widths: tuple[float, float]) -> list[np.ndarray]:
-    """The cards of `side_card_sizes` laid in the corner, each with its width along the side it was sized from."""
+def side_sized_cards(corner: Corner, size: tuple[float, float] | None, widths: tuple[float, float],
+                     share: float = CORNER_SIDE_SHARES[0]) -> list[np.ndarray]:
+    """The cards of `side_card_sizes` laid in the corner (as `cards_at_corner` lays them, with `share`), each with
+    its width along the side it was sized from."""
     cards = []
     for card_size, side in side_card_sizes(corner, size, widths):
         direction = corner.along[side]
-        for card in cards_at_corner(corner, card_size):
+        for card in cards_at_corner(corner, card_size, share):
             top = card[1] - card[0]
             if abs(float(top @ direction)) > 0.9 * np.linalg.norm(top):
                 cards.append(card)
@@ -542,6 +549,15 @@ def inside_any(point: np.ndarray, quads) -> bool:
 
     point = (float(point[0]), float(point[1]))
     return any(cv2.pointPolygonTest(quad.astype(np.float32), point, False) >= 0 for quad in quads)
+
+
+def overlaps_any(card: np.ndarray, cards: list[np.ndarray], share: float) -> bool:
+    """Whether more than `share` of the card's area lies on one of the cards."""
+    import cv2
+
+    most = share * quad_area(card)
+    card = card.astype(np.float32)
+    return any(cv2.intersectConvexConvex(card, other.astype(np.float32))[0] > most for other in cards)
 
 
 def near_any(point: np.ndarray, cards: list[np.ndarray], margin: float) -> bool:
