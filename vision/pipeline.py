@@ -608,11 +608,11 @@ class Recogniser:
         widths = (MIN_CARD_FRACTION * long_side, MAX_CARD_FRACTION * long_side)
         tried: set[bytes] = set()  # a place laid again in a later pass reads as it did
 
-        def search_corners(shares, kinds, found_cards: list) -> None:
-            """Cards laid in the corners of `kinds` where their sides run along `shares` of a card, each pass in
-            turn; each card found is added to `found_cards`."""
+        def search_corners(share: float, kinds, found_cards: list) -> None:
+            """Cards laid in the corners of `kinds` where their sides run along `share` of a card, at the nearby
+            card's size and then sized by the corner's sides; each card found is added to `found_cards`."""
             corners_here = [(kind, corner) for kind, corner in corner_list if kind in kinds]
-            for share, by_side in [(share, by_side) for share in shares for by_side in (False, True)]:
+            for by_side in (False, True):
                 tries = {"quad": 0, "outline": 0}
                 # Sized by their own sides, the most nearly square corners first: a corner that grain or a neighbour
                 # pulled out is rarely a card's, and the tries are few.
@@ -639,7 +639,8 @@ class Recogniser:
                     if found is not None and accept(*found):
                         found_cards.append(taken[-1])
 
-        search_corners(CORNER_SIDE_SHARES[:1], ("quad", "outline"), partial)
+        most_of_a_card, *shorter_shares = CORNER_SIDE_SHARES
+        search_corners(most_of_a_card, ("quad", "outline"), partial)
         lap("corners")
         # Around the outlines that explained nothing, a card's edges can still be straight lines where its outline
         # was lost (a pale card on a pale cloth) or ran into an arm or the next column: cards of the nearest card's
@@ -682,12 +683,12 @@ class Recogniser:
         # but only beside cards found without their column's whole outline and the cards found from them. A column
         # read whole from its own outline mostly has table on both sides, and a reading beside every card would cost
         # more than the rest of this search.
-        def grow(partial: list, beside_worthy: set) -> None:
-            """The neighbours of the cards in `partial` (taken from its front, each card found added at its end),
-            and the places beside those in `beside_worthy`, within MAX_NEIGHBOUR_TRIES and MAX_SIDE_TRIES."""
+        def grow(cards: list, beside_worthy: set) -> None:
+            """The neighbours of `cards` (taken from its front, each card found added at its end), and the places
+            beside those in `beside_worthy`, within MAX_NEIGHBOUR_TRIES and MAX_SIDE_TRIES."""
             grown = beside = 0
-            while partial and (grown < MAX_NEIGHBOUR_TRIES or beside < MAX_SIDE_TRIES):
-                found_card = points = partial.pop(0)
+            while cards and (grown < MAX_NEIGHBOUR_TRIES or beside < MAX_SIDE_TRIES):
+                found_card = points = cards.pop(0)
                 others = [card for card in taken if card is not points]
                 # A card read surely can still be placed a few pixels off; its neighbours would be twice as far off.
                 unsnapped = points
@@ -733,7 +734,7 @@ class Recogniser:
                             image, again, neighbour, card_probabilities, least=TURNED_CARD,
                             gate=self.badge_gate + LONE_GATE_RISE)
                     if card_probabilities["card"][0] >= LONE_CARD and accept(neighbour, card_probabilities):
-                        partial.append(taken[-1])
+                        cards.append(taken[-1])
                         beside_worthy.add(id(taken[-1]))
 
         beside_worthy = {id(card) for card in partial}
@@ -748,7 +749,8 @@ class Recogniser:
         # sides are whole, and one shorter than most of a card is an outline smaller than a card, read already
         # (cards over outlines). On crowded tables they added 3 cards to 19 for nearly four times the readings.
         half_side_cards: list = []
-        search_corners(CORNER_SIDE_SHARES[1:], ("outline",), half_side_cards)
+        for share in shorter_shares:
+            search_corners(share, ("outline",), half_side_cards)
         grow(half_side_cards, {id(card) for card in half_side_cards})
         lap("half-side corners")
         # Creatures pushed together side by side, all of one height, leave one outline two or more cards wide, which
