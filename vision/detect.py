@@ -56,6 +56,10 @@ class Outlines(NamedTuple):
     # Right-angled corners of larger outlines that are no quad, and of smooth or off-pattern regions (a column
     # merged with an arm).
     corners: list[Corner]
+    # How far (full-frame pixels) each quad's sides are still to be snapped onto the full-resolution frame's edges
+    # (`refine_at_full_resolution`), when `find_outlines` was asked to leave that to its caller; 0 when it has done so
+    # or none is needed.
+    snap_reach: float = 0.0
 
 
 def _order_quad(quad: np.ndarray) -> np.ndarray:
@@ -469,10 +473,12 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
     return find_outlines(frame).quads
 
 
-def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Outlines:
+def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None, snapped: bool = True) -> Outlines:
     """The quads that may be a card or a column of cards (4x2 float, full-frame pixels, clockwise from top-left),
     and the right-angled corners of larger outlines that are not quads and of the regions a patterned table does not
-    explain. `full_gray` is the frame in grey, if the caller has it already."""
+    explain. `full_gray` is the frame in grey, if the caller has it already. Without `snapped`, the quads' sides are
+    left for the caller to snap onto the full-resolution frame (`Outlines.snap_reach`): one that reads a quad only if
+    no card found already covers it snaps only those it reads."""
     import cv2
 
     height, width = frame.shape[:2]
@@ -579,12 +585,13 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None) -> Out
                 not inside_any(quad_centre(quad), [other for _, other in kept]):
             kept.append((area, quad))
     quads = [_order_quad(q) / scale for _, q in kept]
-    if scale < 0.9:
+    reach = 1.5 / scale if scale < 0.9 else 0.0
+    if reach and snapped:
         if full_gray is None:
             full_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
-        reach = 1.5 / scale
         quads = [refine_at_full_resolution(full_gray, q, reach) for q in quads]
-    return Outlines(quads, _distinct_corners(corners, min_width / CARD_ASPECT, scale, pushed))
+    return Outlines(quads, _distinct_corners(corners, min_width / CARD_ASPECT, scale, pushed),
+                    0.0 if snapped else reach)
 
 
 def _card_sized(contours, min_area: float) -> list:

@@ -551,6 +551,14 @@ def inside_any(point: np.ndarray, quads) -> bool:
     return any(cv2.pointPolygonTest(quad.astype(np.float32), point, False) >= 0 for quad in quads)
 
 
+def deep_inside_any(point: np.ndarray, quads, depth: float) -> bool:
+    """Whether the point lies more than `depth` inside one of the quads: so does every point within `depth` of it."""
+    import cv2
+
+    point = (float(point[0]), float(point[1]))
+    return any(cv2.pointPolygonTest(quad.astype(np.float32), point, True) > depth for quad in quads)
+
+
 def overlaps_any(card: np.ndarray, cards: list[np.ndarray], share: float) -> bool:
     """Whether more than `share` of the card's area lies on one of the cards."""
     import cv2

@@ -89,7 +89,7 @@ def _only_these_outlines(monkeypatch, quads):
     from vision.detect import Outlines
 
     monkeypatch.setattr(vision.detect, "find_outlines",
-                        lambda frame, full_gray=None: Outlines([np.asarray(q) for q in quads], []))
+                        lambda frame, full_gray=None, snapped=True: Outlines([np.asarray(q) for q in quads], []))
 
 
 def _found(recogniser, scene, truths):

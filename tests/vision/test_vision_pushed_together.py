@@ -197,6 +197,22 @@ def test_the_place_beside_a_card_is_laid_from_it_as_found_too(recogniser, needs_
     assert found_now <= _found_right(recogniser, scene)
 
 
+def test_a_block_still_giving_cards_beside_its_cards_is_followed_past_four_places(recogniser, needs_scans,
+                                                                                  monkeypatch):
+    """Training seed 173, first crowded scene: the cards of a block of creatures pushed together are found one beside
+    another, and the sixth place beside a card read there holds one (card 102). With twelve such places a growing
+    (MAX_SIDE_TRIES, stop 54) all 15 visible cards are found and read right; with four, as before, that card is
+    missed."""
+    import vision.pipeline
+
+    scene = _crowded_training_scene(173)
+    visible = {truth.card_id for truth in scene.cards if not truth.occluded}
+    assert len(visible) == 15
+    assert _found_right(recogniser, scene) == visible
+    monkeypatch.setattr(vision.pipeline, "MAX_SIDE_TRIES", 4)
+    assert visible - _found_right(recogniser, scene) == {102}
+
+
 def _corner(angle: float, lengths: tuple[float, float], point=(400.0, 300.0)):
     """A right-angled outline corner turned by `angle` radians, its first side along the turned x axis."""
     from vision.detect import Corner
