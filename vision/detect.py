@@ -376,7 +376,9 @@ def _smooth_region_contours(gray: np.ndarray):
 
 def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) -> np.ndarray:
     """Move each side onto the strongest brightness step across it in the full-resolution frame (`gray`, uint8):
-    detection runs on a reduced copy, so its corners are only good to a few full-size pixels."""
+    detection runs on a reduced copy, so its corners are only good to a few full-size pixels. No corner moves more
+    than twice `reach`: where one would, the quad comes back as it was (the pipeline skips unsnapped the quads that
+    lie deeper than that in a card found already)."""
     import cv2
 
     offsets = _snap_offsets(reach)

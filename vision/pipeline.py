@@ -504,8 +504,8 @@ class Recogniser:
         for quad in outlines.quads[:MAX_QUADS]:
             if outlines.snap_reach:
                 # Snapping moves no corner of a quad, and so not its centre, more than twice its reach: a quad whose
-                # centre lies deeper than that in a card found already would be skipped snapped, and is unsnapped
-                # (about two in five quads of a frame).
+                # centre lies deeper than that (and a pixel for the polygon test's float32 corners) in a card found
+                # already would be skipped snapped, and is unsnapped (about two in five quads of a frame).
                 if deep_inside_any(quad_centre(quad), taken, 2 * outlines.snap_reach + 1.0):
                     continue
                 quad = refine_at_full_resolution(full_gray(), quad, outlines.snap_reach)
