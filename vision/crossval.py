@@ -6,11 +6,14 @@ the legion head with the previous one; `--head ability` reads the ability as the
 nearest prototypes' vote) and as it would with the vote weighed otherwise, by the model's head and by one over the
 emblem and icon print only; `--head parts` reads the printed part combination as the pipeline does (the three part
 heads plus the silhouette prototypes' vote at PARTS_VOTE) and with the vote at other weights, by the model's part
-heads (over the badge's print, PART_COLUMNS) and by heads over every feature.
+heads (over the badge's print, PART_COLUMNS) and by heads over every feature; `--head shape` reads the legion from the
+badge shape head and the colour head together, each way of weighing them (SHAPE_RULES), in the scans' own colours and
+through cameras whose hues are turned (SHAPE_PRINTINGS).
 
-    python -m vision.crossval [--head legion|ability|parts] [--samples 1500] [--seed 21] [--folds 4] [--repeats 3]
+    python -m vision.crossval [--head legion|ability|parts|shape] [--samples 1500] [--seed 21] [--folds 4] [--repeats 3]
     python -m vision.crossval --head ability --more-icon-art 0 0.5   # what icon art in training does (stop 31)
     python -m vision.crossval --head ability --other-art             # icon art as a class of its own (stops 32-33)
+    python -m vision.crossval --head shape --samples 800             # badge shape and colours together (stop 55)
 """
 from __future__ import annotations
 
@@ -24,7 +27,8 @@ import numpy as np
 
 from .cards import CardFacts, all_cards, training_cards
 from .features import PART_COLUMNS
-from .model import HEADS, fit_ridge, fit_ridge_on, legion_terms, softmax
+from .model import (HEADS, SHAPE_COLOUR_WEIGHT, SHAPE_RULES_OUT, SHAPE_SURE, fit_ridge, fit_ridge_on,
+                    legion_from_shape_and_colour, legion_terms, softmax)
 from .table_state import LEGIONS, PARTS
 from .train import REGULARISER, collect, every_quarter
 
@@ -268,19 +272,121 @@ def parts_report(counts: dict[float, Counter]) -> str:
                      f"two or three parts {_share(c['several wrong'], c['several'])}" for weight, c in counts.items())
 
 
+# `--head shape`: the legion read from the badge's shape and the card's colours together
+# (`vision.model.legion_from_shape_and_colour`), for cards neither head saw: in the scans' own colours, where a shape
+# that overrules the colours is wrong, and through cameras whose hues are turned, where the colours mislead and the
+# shape must overrule them.
+SHAPE_PRINTINGS = {"the scans' own colours": None, "hues turned 10 degrees": (10.0, 1.0),
+                   "hues turned -10 degrees": (-10.0, 1.0), "hues turned 20 degrees": (20.0, 1.0)}
+# The ways of putting the two together compared: (the colours' weight, how sure the shape must be to have its say,
+# below what it rules the colours' legion out). Sure at more than 1, ruling out below 0: the colours alone.
+SHAPE_RULES = {
+    "the pipeline's (colour weight 0.3, shape sure from 0.7, ruling out below 0.05)":
+        (SHAPE_COLOUR_WEIGHT, SHAPE_SURE, SHAPE_RULES_OUT),
+    "colour weight 0.5": (0.5, SHAPE_SURE, SHAPE_RULES_OUT),
+    "colour weight 1": (1.0, SHAPE_SURE, SHAPE_RULES_OUT),
+    "shape sure from 0.8": (SHAPE_COLOUR_WEIGHT, 0.8, SHAPE_RULES_OUT),
+    "shape sure from 0.9": (SHAPE_COLOUR_WEIGHT, 0.9, SHAPE_RULES_OUT),
+    "shape sure from 0.95": (SHAPE_COLOUR_WEIGHT, 0.95, SHAPE_RULES_OUT),
+    "ruling out below 0.01": (SHAPE_COLOUR_WEIGHT, SHAPE_SURE, 0.01),
+    "the colours alone": (SHAPE_COLOUR_WEIGHT, 2.0, -1.0),
+    "the shape alone": (0.0, 0.0, SHAPE_RULES_OUT),
+}
+
+
+def cross_validate_shape(read_sets: dict, learned: tuple, extra: tuple, cards: list[CardFacts], folds: int,
+                         repeats: int, seed: int, rules=SHAPE_RULES) -> dict[str, dict[str, Counter]]:
+    """Per rule of `rules` and per read set: counts of crops `read`, read in the wrong legion (`wrong`), read so by
+    the colours alone (`colour wrong`), and where the shape overruled the colours' legion, rightly (`overruled
+    rightly`) or not (`overruled wrongly`). `read_sets`: name -> (feature rows, badge shape rows, card ids) of the
+    training cards' crops; each fold's crops are read by a colour head and a shape head learned, as the model's, from
+    `learned` (feature rows, badge shape rows, card ids) of the other folds' cards and from `extra` (feature rows,
+    badge shape rows, legion indices: the stand-ins), which joins every fold."""
+    from .train import fit_badge_shape
+
+    legion_of = {card.id: LEGIONS.index(card.legion) for card in cards}
+    features, shapes, card_ids = learned
+    labels = np.array([legion_of[card_id] for card_id in card_ids])
+    terms, extra_terms = legion_terms(features), legion_terms(extra[0])
+    read_terms = {name: legion_terms(rows[0]) for name, rows in read_sets.items()}
+    counts = {rule: {name: Counter() for name in read_sets} for rule in rules}
+    for deal in deals(cards, card_ids, folds, repeats, seed):
+        colour_head = fit_ridge(np.concatenate([terms[deal.learn], extra_terms]),
+                                np.concatenate([labels[deal.learn], extra[2]]), len(LEGIONS), REGULARISER["legion"])
+        shape_head = fit_badge_shape((np.concatenate([shapes[deal.learn], extra[1]]),
+                                      np.concatenate([labels[deal.learn], extra[2]])))
+        for name, (_, read_shapes, read_ids) in read_sets.items():
+            held = ~deal.learns_from(read_ids)
+            truth = np.array([legion_of[card_id] for card_id in read_ids[held]])
+            colour = softmax(read_terms[name][held] @ colour_head)
+            shape = softmax(read_shapes[held] @ shape_head)
+            colours_legion = colour.argmax(axis=1)
+            for rule, (colour_weight, sure, rules_out) in rules.items():
+                legion = legion_from_shape_and_colour(shape, colour, colour_weight, sure, rules_out).argmax(axis=1)
+                overruled = legion != colours_legion
+                counts[rule][name].update({"read": len(truth), "wrong": int((legion != truth).sum()),
+                                           "colour wrong": int((colours_legion != truth).sum()),
+                                           "overruled rightly": int((overruled & (legion == truth)).sum()),
+                                           "overruled wrongly": int((overruled & (legion != truth)).sum())})
+    return counts
+
+
+def shape_report(counts: dict[str, dict[str, Counter]]) -> str:
+    lines = []
+    for rule, by_set in counts.items():
+        lines.append(f"  {rule}:")
+        lines += [f"    {name}: {_share(c['wrong'], c['read'])} crops in the wrong legion (the colours alone "
+                  f"{_share(c['colour wrong'], c['read'])}); the shape overruled the colours rightly "
+                  f"{c['overruled rightly']} times, wrongly {c['overruled wrongly']}" for name, c in by_set.items()]
+    return "\n".join(lines)
+
+
+def _shape_main(args, cards: list[CardFacts], rows: dict, card_ids: np.ndarray, stand_ins: dict, say) -> int:
+    """`--head shape`: besides the crops in the scans' own colours, the model's other cameras (saturation) for the
+    heads to learn from, and as many crops through each camera of SHAPE_PRINTINGS with turned hues to read."""
+    from .train import BADGE_SHAPE_HEAD, OTHER_CAMERA_SHARE, other_camera_rows
+
+    camera_ids: list[int] = []
+    cameras = other_camera_rows(cards, int(OTHER_CAMERA_SHARE * args.samples), args.seed, use_scans=True,
+                                shown=camera_ids,
+                                progress=every_quarter(say, "the training cards through other cameras"))
+    stand_in_cameras = other_camera_rows(list(all_cards()), int(OTHER_CAMERA_SHARE * max(60, args.samples // 4)),
+                                         args.seed + 1, use_scans=False,
+                                         progress=every_quarter(say, "the stand-ins through other cameras"))
+    own = (rows["legion"][0], rows[BADGE_SHAPE_HEAD][0], card_ids)
+    learned = (np.concatenate([own[0], cameras[0]]), np.concatenate([own[1], cameras[2]]),
+               np.concatenate([card_ids, np.array(camera_ids, int)]))
+    extra = (np.concatenate([stand_ins["legion"][0], stand_in_cameras[0]]),
+             np.concatenate([stand_ins[BADGE_SHAPE_HEAD][0], stand_in_cameras[2]]),
+             np.concatenate([stand_ins["legion"][1], stand_in_cameras[1]]))
+    read_sets = {}
+    for index, (name, printing) in enumerate(SHAPE_PRINTINGS.items()):
+        if printing is None:
+            read_sets[name] = own
+            continue
+        shown: list[int] = []
+        turned = collect(cards, args.samples, args.seed + 10 + index, use_scans=True, shown=shown, shapes=True,
+                         printing=printing, progress=every_quarter(say, f"{args.samples} crops, {name}"))
+        read_sets[name] = (turned["legion"][0], turned[BADGE_SHAPE_HEAD][0], np.array(shown))
+    counts = cross_validate_shape(read_sets, learned, extra, cards, args.folds, args.repeats, args.seed)
+    print(f"the legion by badge shape and colours together:\n{shape_report(counts)}", flush=True)
+    return 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision.crossval", description=__doc__.split("\n\n")[0])
     parser.add_argument("--samples", type=int, default=1500, help="card crops rendered from the training scans")
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--folds", type=int, default=4)
     parser.add_argument("--repeats", type=int, default=3, help="different deals of the cards into folds")
-    parser.add_argument("--head", choices=("legion", "ability", "parts"), default="legion")
+    parser.add_argument("--head", choices=("legion", "ability", "parts", "shape"), default="legion")
     parser.add_argument("--more-icon-art", type=float, nargs="+", metavar="SHARE",
                         help="ability: learn, besides, from as many crops again (seed + 2) drawn with this share of "
                              "the cards with no ability showing other art where an icon would be; one run per share")
     parser.add_argument("--other-art", action="store_true",
-                        help="ability: learn, besides, from crops (seed + 3) of the cards with no ability, each showing "
-                             "other art of its own where an icon would be, as a class of their own in the table")
+                        help="ability: learn, besides, from crops (seed + 3) of the cards with no ability, each "
+                             "showing other art of its own where an icon would be, as a class of their own in the "
+                             "table")
     args = parser.parse_args(argv)
     cards = list(training_cards())
     if not cards:
@@ -288,11 +394,14 @@ def main(argv=None) -> int:
         return 2
     say = functools.partial(print, flush=True)
     shown: list[int] = []
-    rows = collect(cards, args.samples, args.seed, use_scans=True, shown=shown,
+    shapes = args.head == "shape"  # the badge shape head's rows too (drawing nothing more at random)
+    rows = collect(cards, args.samples, args.seed, use_scans=True, shown=shown, shapes=shapes,
                    progress=every_quarter(say, f"{args.samples} crops of {len(cards)} training cards"))
-    stand_ins = collect(list(all_cards()), max(60, args.samples // 4), args.seed + 1, use_scans=False,
+    stand_ins = collect(list(all_cards()), max(60, args.samples // 4), args.seed + 1, use_scans=False, shapes=shapes,
                         progress=every_quarter(say, "crops of the code-drawn stand-ins"))
     features, card_ids = rows["legion"][0], np.array(shown)
+    if shapes:
+        return _shape_main(args, cards, rows, card_ids, stand_ins, say)
     if args.head == "ability" and args.more_icon_art:
         for share in args.more_icon_art:
             more_shown: list[int] = []

@@ -75,15 +75,17 @@ def legion_terms(features: np.ndarray) -> np.ndarray:
                            np.ones((len(features), 1), features.dtype)], axis=1)
 
 
-def legion_from_shape_and_colour(shape: np.ndarray, colour: np.ndarray) -> np.ndarray:
+def legion_from_shape_and_colour(shape: np.ndarray, colour: np.ndarray, colour_weight: float = SHAPE_COLOUR_WEIGHT,
+                                 sure: float = SHAPE_SURE, rules_out: float = SHAPE_RULES_OUT) -> np.ndarray:
     """The legion probabilities of the badge shape head's (`shape`) and the colour head's (`colour`) together (rows
-    of probabilities in LEGIONS order, or one row each): the colour's alone where the shape is less sure than
-    SHAPE_SURE and does not rule the colour's legion out (SHAPE_RULES_OUT)."""
+    of probabilities in LEGIONS order, or one row each): the shape's times the colour's raised to `colour_weight`,
+    or the colour's alone where the shape is less sure than `sure` and does not rule the colour's legion out
+    (gives it more than `rules_out`). The defaults are the pipeline's; `vision.crossval --head shape` weighs others."""
     shape, colour = np.asarray(shape, np.float64), np.asarray(colour, np.float64)
-    combined = shape * colour ** SHAPE_COLOUR_WEIGHT
+    combined = shape * colour ** colour_weight
     combined /= combined.sum(axis=-1, keepdims=True)
     colours_legion = np.take_along_axis(shape, colour.argmax(axis=-1)[..., None], axis=-1)
-    has_its_say = (shape.max(axis=-1, keepdims=True) >= SHAPE_SURE) | (colours_legion <= SHAPE_RULES_OUT)
+    has_its_say = (shape.max(axis=-1, keepdims=True) >= sure) | (colours_legion <= rules_out)
     return np.where(has_its_say, combined, colour)
 
 

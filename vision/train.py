@@ -106,17 +106,18 @@ def every_quarter(progress, what: str):
 
 
 def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, extra=None, shown: list | None = None,
-            progress=None, icon_art: float = 0.0, shapes: bool = False):
+            progress=None, icon_art: float = 0.0, shapes: bool = False, printing: tuple[float, float] | None = None):
     """Feature rows and labels for every head; `extra` adds (frame, corners, card) examples (from teach). `shown`,
     if given, gets the card id of each legion row, in order (for vision.crossval); `progress(done, samples)` is
     called after each rendered scene. `icon_art` is the share of the faces of cards with no ability drawn with other
     art where an icon would be (vision.synthetic.with_other_art; `vision.crossval --more-icon-art`, stop 31's trial,
     not used in training: see docs/vision-history.md). With `shapes`, the rows also hold the badge shape head's
     (BADGE_SHAPE_HEAD: `badge_shape` rows and the legions of the same cards); they draw nothing at random, so the
-    other heads' rows are the same either way."""
+    other heads' rows are the same either way. `printing` (hue turn in degrees, saturation factor) shows the faces as
+    another printing or camera would (`vision.synthetic.FaceBook`; `vision.crossval --head shape`)."""
     rng = np.random.default_rng(seed)
     generator = SceneGenerator(seed, size=PATCH_SIZE, card_ids=[c.id for c in cards], use_scans=use_scans,
-                               icon_art=icon_art)
+                               icon_art=icon_art, printing=printing)
     rows = {head: ([], []) for head in [*HEADS, BADGE_SHAPE_HEAD]}
     ids = [c.id for c in cards]
     facts = {c.id: c for c in cards}
@@ -176,10 +177,11 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
 
 
 def other_camera_rows(cards: list[CardFacts], samples: int, seed: int, use_scans: bool,
-                      progress=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                      progress=None, shown: list | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Feature rows, legion labels and badge shape rows (`badge_shape`) of cards as a camera with another saturation
     setting shows them: each scene's faces with their saturation scaled by a factor within OTHER_SATURATION
-    (`vision.synthetic.reprinted`). `progress(done, samples)` is called after each rendered scene."""
+    (`vision.synthetic.reprinted`). `progress(done, samples)` is called after each rendered scene; `shown`, if given,
+    gets the card id of each row, in order."""
     rng = np.random.default_rng([seed, 2])
     generator = SceneGenerator(seed, size=PATCH_SIZE, card_ids=[c.id for c in cards], use_scans=use_scans)
     legion_of = {c.id: HEADS["legion"].index(c.legion) for c in cards}
@@ -194,6 +196,8 @@ def other_camera_rows(cards: list[CardFacts], samples: int, seed: int, use_scans
             features.append(card_features(scene.frame, corners, offset))
             shapes.append(badge_shape(scene.frame, corners, features[-1], offset))
             labels.append(legion_of[truth.card_id])
+            if shown is not None:
+                shown.append(truth.card_id)
         if progress:
             progress(len(labels), samples)
     return np.array(features, np.float32), np.array(labels), np.array(shapes, np.float32)
