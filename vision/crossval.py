@@ -30,7 +30,8 @@ from .features import PART_COLUMNS
 from .model import (HEADS, SHAPE_COLOUR_WEIGHT, SHAPE_RULES_OUT, SHAPE_SURE, fit_ridge, fit_ridge_on,
                     legion_from_shape_and_colour, legion_terms, softmax)
 from .table_state import LEGIONS, PARTS
-from .train import REGULARISER, collect, every_quarter
+from .train import (BADGE_SHAPE_HEAD, OTHER_CAMERA_SHARE, REGULARISER, collect, every_quarter, fit_badge_shape,
+                    other_camera_rows, stand_in_samples)
 
 
 def card_folds(cards: list[CardFacts], folds: int, seed: int) -> dict[int, int]:
@@ -235,7 +236,6 @@ def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: 
     from .exemplars import ExemplarHead, table_rows
     from .features import SILHOUETTE_HOG
     from .model import PART_SETS, part_set_probabilities
-    from .train import REGULARISER
 
     silhouette_columns = SILHOUETTE_HOG if silhouette_columns is None else silhouette_columns
     part_set_of = {card.id: PART_SETS.index(tuple(p for p in PARTS if p in card.parts)) for card in cards}
@@ -302,8 +302,6 @@ def cross_validate_shape(read_sets: dict, learned: tuple, extra: tuple, cards: l
     training cards' crops; each fold's crops are read by a colour head and a shape head learned, as the model's, from
     `learned` (feature rows, badge shape rows, card ids) of the other folds' cards and from `extra` (feature rows,
     badge shape rows, legion indices: the stand-ins), which joins every fold."""
-    from .train import fit_badge_shape
-
     legion_of = {card.id: LEGIONS.index(card.legion) for card in cards}
     features, shapes, card_ids = learned
     labels = np.array([legion_of[card_id] for card_id in card_ids])
@@ -344,13 +342,11 @@ def shape_report(counts: dict[str, dict[str, Counter]]) -> str:
 def _shape_main(args, cards: list[CardFacts], rows: dict, card_ids: np.ndarray, stand_ins: dict, say) -> int:
     """`--head shape`: besides the crops in the scans' own colours, the model's other cameras (saturation) for the
     heads to learn from, and as many crops through each camera of SHAPE_PRINTINGS with turned hues to read."""
-    from .train import BADGE_SHAPE_HEAD, OTHER_CAMERA_SHARE, other_camera_rows
-
     camera_ids: list[int] = []
     cameras = other_camera_rows(cards, int(OTHER_CAMERA_SHARE * args.samples), args.seed, use_scans=True,
                                 shown=camera_ids,
                                 progress=every_quarter(say, "the training cards through other cameras"))
-    stand_in_cameras = other_camera_rows(list(all_cards()), int(OTHER_CAMERA_SHARE * max(60, args.samples // 4)),
+    stand_in_cameras = other_camera_rows(list(all_cards()), int(OTHER_CAMERA_SHARE * stand_in_samples(args.samples)),
                                          args.seed + 1, use_scans=False,
                                          progress=every_quarter(say, "the stand-ins through other cameras"))
     own = (rows["legion"][0], rows[BADGE_SHAPE_HEAD][0], card_ids)
@@ -397,8 +393,8 @@ def main(argv=None) -> int:
     shapes = args.head == "shape"  # the badge shape head's rows too (drawing nothing more at random)
     rows = collect(cards, args.samples, args.seed, use_scans=True, shown=shown, shapes=shapes,
                    progress=every_quarter(say, f"{args.samples} crops of {len(cards)} training cards"))
-    stand_ins = collect(list(all_cards()), max(60, args.samples // 4), args.seed + 1, use_scans=False, shapes=shapes,
-                        progress=every_quarter(say, "crops of the code-drawn stand-ins"))
+    stand_ins = collect(list(all_cards()), stand_in_samples(args.samples), args.seed + 1, use_scans=False,
+                        shapes=shapes, progress=every_quarter(say, "crops of the code-drawn stand-ins"))
     features, card_ids = rows["legion"][0], np.array(shown)
     if shapes:
         return _shape_main(args, cards, rows, card_ids, stand_ins, say)

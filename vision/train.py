@@ -32,6 +32,11 @@ REGULARISER = {"legion": 0.03, "legs": 1.0, "torso": 1.0, "head": 1.0, "ability"
                BADGE_SHAPE_HEAD: 1.0}
 
 
+def stand_in_samples(samples: int) -> int:
+    """How many crops of the code-drawn stand-ins join `samples` crops of the scans (a quarter, at least 60)."""
+    return max(60, samples // 4)
+
+
 def jitter(corners: np.ndarray, rng: np.random.Generator, amount: float) -> np.ndarray:
     width = np.linalg.norm(corners[1] - corners[0])
     return corners + rng.normal(0, amount * width, corners.shape) + rng.normal(0, amount * width, (1, 2))
@@ -230,7 +235,7 @@ def train(samples: int, seed: int, extra=None, progress=None, only: tuple[str, .
     shapes = only is None or BADGE_SHAPE_HEAD in only
     rows = collect(scanned, samples, seed, use_scans=True, extra=extra, shapes=shapes,
                    progress=every_quarter(progress, "crops of the scanned cards")) if scanned else None
-    standin_count = max(60, samples // 4)
+    standin_count = stand_in_samples(samples)
     standin_rows = collect(list(all_cards()), standin_count, seed + 1, use_scans=False, shapes=shapes,
                            progress=every_quarter(progress, "crops of the code-drawn stand-ins"))
     # Only the legion heads learn from them: minutes of rendering, skipped where they are kept.
