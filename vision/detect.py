@@ -60,6 +60,9 @@ class Outlines(NamedTuple):
     # (`refine_at_full_resolution`), when `find_outlines` was asked to leave that to its caller; 0 when it has done so
     # or none is needed.
     snap_reach: float = 0.0
+    # Where the frame's colours are ones its border (the table) lacks, at the detector's reduced size (255 there, 0
+    # elsewhere; `_off_table_contours`); None where not worked out.
+    off_table: np.ndarray | None = None
 
 
 def _order_quad(quad: np.ndarray) -> np.ndarray:
@@ -296,7 +299,8 @@ def _right_angled_corners(contour, min_side: float) -> list[Corner]:
 
 
 def _off_table_contours(small: np.ndarray):
-    """Outlines of regions whose hue and saturation are rare along the frame's border (taken to be table)."""
+    """Outlines of regions whose hue and saturation are rare along the frame's border (taken to be table), and the
+    mask they outline."""
     import cv2
 
     hsv = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_BGR2HSV)
@@ -317,15 +321,17 @@ def _off_table_contours(small: np.ndarray):
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    return list(contours)
+    return list(contours), mask
 
 
-def _off_table_quads(small: np.ndarray, limits, support: np.ndarray, restored: list | None = None) -> list:
+def _off_table_quads(small: np.ndarray, limits, support: np.ndarray, restored: list | None = None) -> tuple:
     """The (area, quad)s outlined by regions of colours the table lacks, whose sides mostly lie on `support` (the
     dilated edges); also each piece that opening splits a region into (a card touching a neighbour or an arm by a
-    corner makes one region with it). Quads with a cut-off corner put back go to `restored`, if that is a list."""
+    corner makes one region with it). Quads with a cut-off corner put back go to `restored`, if that is a list. And
+    the mask of those regions (`_off_table_contours`)."""
     quads, pieces = [], []
-    for contour in _off_table_contours(small):
+    contours, mask = _off_table_contours(small)
+    for contour in contours:
         quad = _quad_from_contour(contour, limits, solidity=OFF_TABLE_SOLIDITY, pieces=pieces, restored=restored)
         if quad is not None:
             quads.append(quad)
@@ -333,7 +339,7 @@ def _off_table_quads(small: np.ndarray, limits, support: np.ndarray, restored: l
         quad = _quad_from_piece(piece, limits, OFF_TABLE_SOLIDITY, restored)
         if quad is not None:
             quads.append(quad)
-    return [quad for quad in quads if _edge_support(support, quad[1]) >= 0.5]
+    return [quad for quad in quads if _edge_support(support, quad[1]) >= 0.5], mask
 
 
 def _detail_energy(gray: np.ndarray) -> np.ndarray:
@@ -544,7 +550,8 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None, snappe
             candidates.append(quad)
     # Textured tables (grain, checks) break the edge outlines; there, the colours the table does not have mark
     # the cards.
-    candidates += _off_table_quads(patterned, limits, support, restored)
+    off_table_quads, off_table = _off_table_quads(patterned, limits, support, restored)
+    candidates += off_table_quads
     # On a patterned table these regions are the cards' own outlines, and an arm lying across a row of columns joins
     # them into one region (whose hull may even be a quad): their corners are the columns' free corners.
     region_contours = []
@@ -593,7 +600,7 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None, snappe
             full_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         quads = [refine_at_full_resolution(full_gray, q, reach) for q in quads]
     return Outlines(quads, _distinct_corners(corners, min_width / CARD_ASPECT, scale, pushed),
-                    0.0 if snapped else reach)
+                    0.0 if snapped else reach, off_table)
 
 
 def _card_sized(contours, min_area: float) -> list:

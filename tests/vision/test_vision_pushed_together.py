@@ -213,6 +213,41 @@ def test_a_block_still_giving_cards_beside_its_cards_is_followed_past_four_place
     assert visible - _found_right(recogniser, scene) == {102}
 
 
+@pytest.mark.parametrize("table", ["wood", "felt", "light", "dark", "cloth"])
+def test_the_table_beside_a_card_is_not_of_colours_the_table_lacks(table):
+    """The premise of BESIDE_OFF_TABLE: the detector's mask of colours the frame's border lacks (`Outlines.off_table`)
+    covers a card lying alone, and hardly any of the bare table laid beside it, on every table of the generator."""
+    from vision.detect import find_outlines
+    from vision.pipeline import BESIDE_OFF_TABLE, _off_table_share
+    from vision.placements import side_neighbours
+
+    scene = SceneGenerator(1, use_scans=False).render({0: [[1]]}, Conditions(card_width_px=260, table=table))
+    off_table = find_outlines(scene.frame, snapped=False).off_table
+    card = scene.cards[0].corners
+    assert _off_table_share(off_table, scene.frame.shape, card) >= 0.9
+    for beside in side_neighbours(card):
+        assert _off_table_share(off_table, scene.frame.shape, beside) < 0.1 < BESIDE_OFF_TABLE
+    assert _off_table_share(None, scene.frame.shape, card) == 0.0  # no mask: nothing is taken for a card's colours
+
+
+@pytest.mark.parametrize("seed, found_now", [(131, {70}), (35, {89})])
+def test_a_creature_pushed_against_one_read_whole_is_found_beside_it(recogniser, needs_scans, monkeypatch, seed,
+                                                                     found_now):
+    """Training seeds 131 and 35, first crowded scene: a creature pushed against another whose column was read whole
+    from its own outline (on seed 131 two lone cards side by side on wood; the outlines of cards of unlike brightness
+    need not merge). The place beside the card read whole is mostly of colours the table lacks (BESIDE_OFF_TABLE), so
+    it is read: every visible card is found and read right. Looked for only beside cards found without their whole
+    column's outline, as before stop 56, the creature beside is missed."""
+    import vision.pipeline
+
+    scene = _crowded_training_scene(seed)
+    visible = {truth.card_id for truth in scene.cards if not truth.occluded}
+    assert found_now <= visible
+    assert _found_right(recogniser, scene) == visible
+    monkeypatch.setattr(vision.pipeline, "BESIDE_OFF_TABLE", float("inf"))
+    assert visible - _found_right(recogniser, scene) == found_now
+
+
 def _corner(angle: float, lengths: tuple[float, float], point=(400.0, 300.0)):
     """A right-angled outline corner turned by `angle` radians, its first side along the turned x axis."""
     from vision.detect import Corner
