@@ -733,11 +733,11 @@ class Recogniser:
                         continue
                     if inside_any(quad_centre(neighbour), taken):
                         continue  # a card found already (the rest of a column read whole): no try used up
-                    if featureless(neighbour, DIM_CARD_SPREAD):
-                        continue  # bare table: not worth a reading
                     if across and id(found_card) not in beside_worthy and \
                             _off_table_share(outlines.off_table, image.shape, neighbour) < BESIDE_OFF_TABLE:
-                        continue  # mostly the table's colours
+                        continue  # mostly the table's colours (asked first: it is the cheaper test)
+                    if featureless(neighbour, DIM_CARD_SPREAD):
+                        continue  # bare table: not worth a reading
                     if across:
                         beside += 1
                     else:
