@@ -324,7 +324,8 @@ def _off_table_contours(small: np.ndarray):
     return list(contours), mask
 
 
-def _off_table_quads(small: np.ndarray, limits, support: np.ndarray, restored: list | None = None) -> tuple:
+def _off_table_quads(small: np.ndarray, limits, support: np.ndarray, restored: list | None = None
+                     ) -> tuple[list, np.ndarray]:
     """The (area, quad)s outlined by regions of colours the table lacks, whose sides mostly lie on `support` (the
     dilated edges); also each piece that opening splits a region into (a card touching a neighbour or an arm by a
     corner makes one region with it). Quads with a cut-off corner put back go to `restored`, if that is a list. And

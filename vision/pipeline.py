@@ -268,12 +268,20 @@ def _featureless(image: np.ndarray, corners: np.ndarray, dim_spread: float | Non
 
 
 def _inner_sample(image: np.ndarray, corners: np.ndarray) -> np.ndarray:
-    """The 12x8 grey sample `_featureless` judges: the quad drawn 15% of the way in towards its centre."""
+    """The 12x8 grey sample `_featureless` judges (`_inner_part`)."""
     import cv2
 
-    inner = 0.85 * corners + 0.15 * np.asarray(quad_centre(corners))
+    return cv2.cvtColor(_inner_part(image, corners), cv2.COLOR_BGR2GRAY)
+
+
+def _inner_part(image: np.ndarray, corners: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    """A 12x8 sample of the quad (frame pixels) drawn 15% of the way in towards its centre (a place guessed a little
+    off may reach over the edge of the card beside it), from `image`, which is `scale` times the frame's size."""
+    import cv2
+
+    inner = (0.85 * corners + 0.15 * np.asarray(quad_centre(corners))) * scale  # times 1.0 is exact
     matrix = cv2.getPerspectiveTransform(np.float32(inner), _FEATURELESS_SAMPLE)
-    return cv2.cvtColor(cv2.warpPerspective(image, matrix, (12, 8)), cv2.COLOR_BGR2GRAY)
+    return cv2.warpPerspective(image, matrix, (12, 8))
 
 
 def _spread_and_mean(levels: np.ndarray) -> tuple[float, float]:
@@ -289,16 +297,11 @@ _FEATURELESS_SAMPLE = np.float32([[0, 0], [11, 0], [11, 7], [0, 7]])  # where _f
 
 
 def _off_table_share(off_table: np.ndarray | None, image_shape, corners: np.ndarray) -> float:
-    """The share of the place's inner part (as `_featureless` samples it) that `off_table` (the detector's mask of
-    colours the table lacks, at its reduced size) marks; 0 without a mask."""
-    import cv2
-
+    """The share of the place's inner part (`_inner_part`, as `_featureless` samples it) that `off_table` (the
+    detector's mask of colours the table lacks, at its reduced size) marks; 0 without a mask."""
     if off_table is None:
         return 0.0
-    scale = off_table.shape[1] / image_shape[1]
-    inner = (0.85 * corners + 0.15 * np.asarray(quad_centre(corners))) * scale
-    matrix = cv2.getPerspectiveTransform(np.float32(inner), _FEATURELESS_SAMPLE)
-    sample = cv2.warpPerspective(off_table, matrix, (12, 8))
+    sample = _inner_part(off_table, corners, off_table.shape[1] / image_shape[1])
     return float(np.count_nonzero(sample >= 128)) / sample.size
 
 
