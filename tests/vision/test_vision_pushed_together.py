@@ -215,11 +215,12 @@ def test_a_block_still_giving_cards_beside_its_cards_is_followed_past_four_place
 
 @pytest.mark.parametrize("table", ["wood", "felt", "light", "dark", "cloth"])
 def test_the_table_beside_a_card_is_not_of_colours_the_table_lacks(table):
-    """The premise of BESIDE_OFF_TABLE: the detector's mask of colours the frame's border lacks (`Outlines.off_table`)
-    covers a card lying alone, and hardly any of the bare table laid beside it, on every table of the generator."""
+    """The premise of BESIDE_OFF_TABLE and ALONG_OFF_TABLE: the detector's mask of colours the frame's border lacks
+    (`Outlines.off_table`) covers a card lying alone, hardly any of the bare table laid beside it, and none of the table
+    beyond its ends, on every table of the generator."""
     from vision.detect import find_outlines
-    from vision.pipeline import BESIDE_OFF_TABLE, _off_table_share
-    from vision.placements import side_neighbours
+    from vision.pipeline import ALONG_OFF_TABLE, BESIDE_OFF_TABLE, _off_table_share
+    from vision.placements import neighbours, side_neighbours
 
     scene = SceneGenerator(1, use_scans=False).render({0: [[1]]}, Conditions(card_width_px=260, table=table))
     off_table = find_outlines(scene.frame, snapped=False).off_table
@@ -227,7 +228,39 @@ def test_the_table_beside_a_card_is_not_of_colours_the_table_lacks(table):
     assert _off_table_share(off_table, scene.frame.shape, card) >= 0.9
     for beside in side_neighbours(card):
         assert _off_table_share(off_table, scene.frame.shape, beside) < 0.1 < BESIDE_OFF_TABLE
+    for beyond in neighbours(card)[:2]:  # the column's places, legs and head ends
+        assert _off_table_share(off_table, scene.frame.shape, beyond) < ALONG_OFF_TABLE
     assert _off_table_share(None, scene.frame.shape, card) == 0.0  # no mask: nothing is taken for a card's colours
+
+
+def test_the_table_beyond_the_ends_of_columns_read_from_their_own_outlines_is_not_read(recogniser, needs_scans,
+                                                                                        monkeypatch):
+    """Training seed 12, first scene: fourteen cards on the light table, whose grain passes the bare-table test. Beyond
+    the ends of the columns read from their own outlines, only places with some colours the table lacks are read
+    (ALONG_OFF_TABLE): every visible card is still found and read right, for fewer badge matches than when every such
+    place is read (and read again turned, resized and on its sides)."""
+    import vision.features
+    import vision.pipeline
+    from vision.cards import training_cards
+
+    generator = SceneGenerator(12, card_ids=[card.id for card in training_cards()], use_scans=True)
+    scene = generator.random_scene()
+    visible = {truth.card_id for truth in scene.cards if not truth.occluded}
+    assert len(visible) == 14
+    matches = []
+    badge_fit = vision.features.badge_fit
+
+    def counted_badge_fit(*args, **kwargs):
+        matches.append(1)
+        return badge_fit(*args, **kwargs)
+
+    monkeypatch.setattr(vision.features, "badge_fit", counted_badge_fit)
+    assert _found_right(recogniser, scene) == visible
+    with_rule = len(matches)
+    matches.clear()
+    monkeypatch.setattr(vision.pipeline, "ALONG_OFF_TABLE", float("-inf"))
+    assert _found_right(recogniser, scene) == visible
+    assert with_rule < len(matches)
 
 
 @pytest.mark.parametrize("seed, found_now", [(131, {70}), (35, {89})])
