@@ -724,9 +724,10 @@ class Recogniser:
         # rest of this search: beside its cards, only places mostly of colours the table lacks (BESIDE_OFF_TABLE), and
         # beyond its ends only places with some such colours (ALONG_OFF_TABLE).
         def grow(cards: list, beside_worthy: set) -> None:
-            """The neighbours of `cards` (taken from its front, each card found added at its end), and the places
-            beside those in `beside_worthy`; of the others' places, those with colours the table lacks (beside them,
-            mostly), within MAX_NEIGHBOUR_TRIES and MAX_SIDE_TRIES."""
+            """The neighbours of `cards` (taken from its front, each card found added at its end) and the places
+            beside them, within MAX_NEIGHBOUR_TRIES and MAX_SIDE_TRIES: around those in `beside_worthy` every place,
+            around the others only places with colours the table lacks (some of the place beyond an end, most of it
+            beside)."""
             grown = beside = 0
             while cards and (grown < MAX_NEIGHBOUR_TRIES or beside < MAX_SIDE_TRIES):
                 found_card = points = cards.pop(0)
