@@ -506,15 +506,7 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None, snappe
     chroma = cv2.cvtColor(small, cv2.COLOR_BGR2YCrCb)  # cheaper than Lab, and chroma is all we need here
     blurred = cv2.GaussianBlur(gray, (5, 5), 0)
     chroma_blurred = [cv2.GaussianBlur(chroma[..., channel], (5, 5), 0) for channel in (1, 2)]
-    # Raise the thresholds until the table itself (the frame border) is mostly edge-free: wood grain and cloth
-    # weave would otherwise weld every card outline to the table.
-    for gain in (1, 2, 4):
-        edges = cv2.Canny(blurred, 20 * gain, 60 * gain)
-        for channel in chroma_blurred:
-            edges |= cv2.Canny(channel, 6 * gain, 18 * gain)
-        if _border_fraction(edges) < 0.04:
-            break
-    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    edges = cv2.dilate(edges_quiet_on_table(blurred, chroma_blurred), np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
 
     long_side = max(small.shape[:2])
@@ -602,6 +594,32 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None, snappe
         quads = [refine_at_full_resolution(full_gray, q, reach) for q in quads]
     return Outlines(quads, _distinct_corners(corners, min_width / CARD_ASPECT, scale, pushed),
                     0.0 if snapped else reach, off_table)
+
+
+EDGE_GAINS = (1, 2, 4)  # the edge thresholds' multiples tried, in turn
+BUSY_TABLE = 0.04  # the share of the frame border (the table) on edges at which the thresholds are raised
+
+
+def edges_quiet_on_table(gray: np.ndarray, chroma: list[np.ndarray]) -> np.ndarray:
+    """The edges of the (blurred) grey level and chroma channels together, at the lowest thresholds of EDGE_GAINS that
+    leave the table itself (the frame border) mostly edge-free: wood grain and cloth weave would otherwise weld every
+    card outline to the table. At the highest, whatever the table shows."""
+    import cv2
+
+    for gain in EDGE_GAINS:
+        last = gain == EDGE_GAINS[-1]
+        edges = cv2.Canny(gray, 20 * gain, 60 * gain)
+        busy = _border_fraction(edges) >= BUSY_TABLE
+        for channel in chroma:
+            # All channels' edges together are at least those of any of them: once some already fire too much on
+            # the table, the rest cannot help, and this gain is given up without working them out.
+            if busy and not last:
+                break
+            edges |= cv2.Canny(channel, 6 * gain, 18 * gain)
+            busy = _border_fraction(edges) >= BUSY_TABLE
+        if not busy:
+            break
+    return edges
 
 
 def _card_sized(contours, min_area: float) -> list:

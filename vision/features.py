@@ -158,7 +158,9 @@ def _badge_match(frame: np.ndarray, to_image: np.ndarray, template: np.ndarray |
     if template is None:
         return BadgeFit(1.0, np.zeros(2), 1.0)
     box, size, (reach_x, reach_y), (scale_x, scale_y) = _badge_search_area(template.shape, reach)
-    region = _channel_min(_warp(frame, to_image, box, size))
+    region = _warp(frame, to_image, box, size)
+    if region.ndim == 3:
+        region = _channel_min(region)
     response = cv2.matchTemplate(region.astype(np.float32), template, cv2.TM_CCOEFF_NORMED)
     _, best, _, (column, row) = cv2.minMaxLoc(response)
     if not best >= ALIGN_MIN_MATCH:  # also NaN: minMaxLoc gives it where any window of the region is flat
@@ -230,6 +232,24 @@ def _channel_min(pixels: np.ndarray) -> np.ndarray:
     return np.minimum(np.minimum(pixels[..., 0], pixels[..., 1]), pixels[..., 2])
 
 
+def least_channel(frame: np.ndarray, buffers: list[np.ndarray] | None = None) -> np.ndarray:
+    """The least of each pixel's channels (a BGR uint8 frame's): white print (the badge's figure, the parts, the
+    ability icon) is bright in all three, the art and the legion's colour are not. A grey frame is its own. Warping
+    this one channel costs half of warping three and taking their least. `buffers`, if given, are four uint8 arrays of
+    the frame's height and width to work in, the last of which is returned: kept from frame to frame, they spare
+    allocating whole frames, which costs several times the arithmetic in page faults."""
+    import cv2
+
+    if frame.ndim == 2:
+        return frame
+    if buffers is None:
+        buffers = [np.empty(frame.shape[:2], np.uint8) for _ in range(4)]
+    *channels, least = buffers
+    blue, green, red = cv2.split(frame, channels)
+    cv2.min(blue, green, dst=least)
+    return cv2.min(least, red, dst=least)
+
+
 def _chroma_stats(regions: list[np.ndarray], white: np.ndarray) -> np.ndarray:
     """Per region: mean chromaticity (normalised r, g, b), the same over its saturated pixels, and mean saturation,
     after white balance. All regions in one pass, one channel to a row: they are tiny, numpy calls cost more than the
@@ -271,18 +291,19 @@ LOOKS = (np.r_[0:COLOUR.start, COLOUR.stop + 2:SILHOUETTE_HOG.stop], np.arange(S
 
 
 def card_features(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | None = None,
-                  give_up=None) -> np.ndarray | None:
+                  give_up=None, least: np.ndarray | None = None) -> np.ndarray | None:
     """The feature vector of the card whose own TL, TR, BR, BL corners lie at `corners` in a BGR uint8 frame.
     `badge` is the badge's offset, if `badge_fit` has found it already. `give_up(look, features)`, if given, is
     shown the features computed by each look (LOOKS[look], in that order) and may stop there by returning True:
-    then None."""
+    then None. `least` is the frame's `least_channel`, if the caller has it already."""
     import cv2
 
     corners = np.asarray(corners, np.float64)
     width_px = np.linalg.norm(corners[1] - corners[0])
     to_image = _card_to_image(corners)  # one map for the card's colours
+    least = least_channel(frame) if least is None else least
     if badge is None:
-        badge = badge_offset(frame, to_image)
+        badge = badge_offset(least, to_image)
     emblem_map = _shifted(to_image, badge)  # and one for its badge and icon
     shrink = width_px / CARD_WIDTH * (EMBLEM_BOX[2] - EMBLEM_BOX[0]) / EMBLEM_SIZE[0]
     if shrink > 1.6:
@@ -295,7 +316,7 @@ def card_features(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | No
     normalised, gray_mean, gray_std = _standardised(gray)
     coarse = cv2.resize(normalised, (EMBLEM_SIZE[0] // 2, EMBLEM_SIZE[1] // 2), interpolation=cv2.INTER_AREA)
     emblem_gradients = _gradient_histograms(normalised)
-    badge_print = _white_print(frame, emblem_map, shrink, BADGE_BOX, BADGE_SIZE)
+    badge_print = _white_print(least, emblem_map, shrink, BADGE_BOX, BADGE_SIZE)
     if give_up is not None and give_up(
             0, np.concatenate([emblem_gradients, coarse.ravel() * 0.05, badge_print]).astype(np.float32)):
         return None
@@ -317,8 +338,8 @@ def card_features(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | No
                             ).astype(np.float32)
     if give_up is not None and give_up(1, looked):
         return None
-    return np.concatenate([looked, _part_highlights(frame, emblem_map) * 3.0,
-                           _white_print(frame, emblem_map, shrink, ICON_BOX, ICON_SIZE), [1.0]]).astype(np.float32)
+    return np.concatenate([looked, _part_highlights(least, emblem_map) * 3.0,
+                           _white_print(least, emblem_map, shrink, ICON_BOX, ICON_SIZE), [1.0]]).astype(np.float32)
 
 
 # The badge's outline (coffin, spiky fur, insect, wavy blob) tells the legion whatever colours the camera gives it:
@@ -366,12 +387,11 @@ PART_MASKS = _part_masks()
 PART_PIXELS = {part: np.flatnonzero(mask) for part, mask in PART_MASKS.items()}  # flat indices: faster to gather
 
 
-def _part_highlights(frame: np.ndarray, to_image: np.ndarray) -> np.ndarray:
+def _part_highlights(least: np.ndarray, to_image: np.ndarray) -> np.ndarray:
     """How white each body part of the silhouette is, relative to the badge and to the whitest pixels: pooled
-    over a disc, so a few pixels of corner error do not matter."""
-    # The minimum of whole grey levels, then as floats: the same numbers for a third of the work. Order statistics
-    # are taken of the whole levels too, which are quicker to partition and convert to floats exactly.
-    levels_8bit = _channel_min(_warp(frame, to_image, BADGE_BOX, HIGHLIGHT_SIZE)).ravel()
+    over a disc, so a few pixels of corner error do not matter. `least` is the frame's `least_channel`."""
+    # Order statistics are taken of the whole levels, which are quicker to partition and convert to floats exactly.
+    levels_8bit = _warp(least, to_image, BADGE_BOX, HIGHLIGHT_SIZE).ravel()
     whiteness = levels_8bit.astype(np.float32)
     middle, top = len(whiteness) // 2, int(0.99 * (len(whiteness) - 1))
     ordered = np.partition(levels_8bit, (middle, top))
@@ -392,18 +412,17 @@ def _part_highlights(frame: np.ndarray, to_image: np.ndarray) -> np.ndarray:
     return np.concatenate([levels, differences, shaped, shaped_differences])
 
 
-def _white_print(frame: np.ndarray, to_image: np.ndarray, shrink: float, box, size) -> np.ndarray:
+def _white_print(least: np.ndarray, to_image: np.ndarray, shrink: float, box, size) -> np.ndarray:
     """The white print in a box of the card (the badge's figure, whose brightest limbs are the card's parts, or the
-    ability icon), whatever the art behind it: the least-saturated bright pixels, as levels and gradient
-    histograms."""
+    ability icon), whatever the art behind it: the least-saturated bright pixels (of the frame's `least_channel`),
+    as levels and gradient histograms."""
     import cv2
 
     if shrink < 1.6:
-        # The least channel of whole grey levels, then as floats: the same numbers for a third of the work.
-        whiteness = _channel_min(_warp(frame, to_image, box, size)).astype(np.float32)
+        whiteness = _warp(least, to_image, box, size).astype(np.float32)
     else:
-        patch = _warp(frame, to_image, box, (size[0] * 2, size[1] * 2)).astype(np.float32)
-        whiteness = _channel_min(cv2.resize(patch, size, interpolation=cv2.INTER_AREA))
+        patch = _warp(least, to_image, box, (size[0] * 2, size[1] * 2)).astype(np.float32)
+        whiteness = cv2.resize(patch, size, interpolation=cv2.INTER_AREA)
     whiteness = _standardised(whiteness)[0]
     return np.concatenate([whiteness.ravel() * 0.05, _gradient_histograms(whiteness) * 0.7])
 
@@ -414,15 +433,17 @@ PRINT_SIZE = {"badge": (36, 38), "icon": (35, 33)}
 PRINT_LEVEL = 0.6  # a pixel of the icon's place this far from the badge's middle level to its white counts as print
 
 
-def icon_print_share(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | None = None) -> float:
+def icon_print_share(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | None = None,
+                     least: np.ndarray | None = None) -> float:
     """The share of the ability icon's place that is as white as the badge's printed figure (PRINT_LEVEL of the
     way from the badge's middle level to its white). Every ability icon is printed white; the art behind it, where a
     card has none, is rarely that white. NaN where the badge has no white to compare with. `badge` is the badge's
-    offset, if `badge_fit` has found it already."""
+    offset, if `badge_fit` has found it already; `least` the frame's `least_channel`, if the caller has it."""
+    least = least_channel(frame) if least is None else least
     to_image = _card_to_image(np.asarray(corners, np.float64))
-    to_image = _shifted(to_image, _badge_match(frame, to_image).offset if badge is None else badge)
-    badge = _channel_min(_warp(frame, to_image, BADGE_BOX, PRINT_SIZE["badge"])).astype(np.float32)
-    icon = _channel_min(_warp(frame, to_image, ICON_BOX, PRINT_SIZE["icon"])).astype(np.float32)
+    to_image = _shifted(to_image, _badge_match(least, to_image).offset if badge is None else badge)
+    badge = _warp(least, to_image, BADGE_BOX, PRINT_SIZE["badge"]).astype(np.float32)
+    icon = _warp(least, to_image, ICON_BOX, PRINT_SIZE["icon"]).astype(np.float32)
     middle, white = np.percentile(badge, (50, 98))
     if white - middle < 1:
         return float("nan")

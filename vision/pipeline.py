@@ -239,9 +239,10 @@ def _no_icon_printed(ability: str | None, print_share) -> bool:
     return ability is not None and ability not in PRINT_MAY_BE_FAINT and print_share() < NO_PRINT_SHARE
 
 
-def _print_share(image: np.ndarray, places: list[np.ndarray], readings: list[dict], i: int) -> float:
-    """`icon_print_share` of the i-th of the places, with its badge where reading it found it."""
-    return icon_print_share(image, places[i], readings[i].get(BADGE_OFFSET))
+def _print_share(least: np.ndarray, places: list[np.ndarray], readings: list[dict], i: int) -> float:
+    """`icon_print_share` of the i-th of the places, with its badge where reading it found it, in the frame's least
+    channel (`least_channel`)."""
+    return icon_print_share(least, places[i], readings[i].get(BADGE_OFFSET))
 
 
 def _likelier_way_up_first(card: np.ndarray, middle: np.ndarray) -> tuple[bool, bool]:
@@ -446,6 +447,9 @@ class Recogniser:
         # computed (vision.early_look). None for a model with no record of it for its card head.
         self.early_look = EarlyLook.of(self.model)
         self._early_looks: dict[float, EarlyLook] = {}
+        # The frame whose least channel (`_least_channel`) was last worked out, and the buffers it was worked out in.
+        self._least_of: np.ndarray | None = None
+        self._least: list[np.ndarray] | None = None
 
     def scan(self, frame) -> ScanResult:
         started = time.perf_counter()
@@ -468,6 +472,7 @@ class Recogniser:
         if self.model is None:
             return ScanResult(error=self.model_error)
         lap = _Laps()
+        self._least_of = None  # a caller may fill the same array with the next frame
         frame = to_bgr8(frame)
         image, factor = limit_size(frame)
         # A frame of another shape than the lens was measured on is read as taken (`companion doctor` says so), not
@@ -819,7 +824,8 @@ class Recogniser:
                 taken[i], seen[i], readings_seen[i] = drawn_in
         lap("ends drawn in")
         if seen and self.model.exemplars is not None:
-            seen = self._by_exemplars(seen, readings_seen, functools.partial(_print_share, image, taken, readings_seen))
+            seen = self._by_exemplars(seen, readings_seen,
+                                      functools.partial(_print_share, self._least_channel(image), taken, readings_seen))
             seen = self._read_again_on_sides(image, full_gray(), seen, taken, factor)
         lap("prototypes and sides")
         if lens is not None:
@@ -858,6 +864,18 @@ class Recogniser:
                     return readings
         return readings
 
+    def _least_channel(self, image: np.ndarray) -> np.ndarray:
+        """`least_channel` of the frame being scanned, worked out once a scan: the badge figure is looked for in it
+        dozens of times a frame, and warping one channel costs half of warping three."""
+        from .features import least_channel
+
+        if self._least_of is not image:
+            if self._least is None or self._least[0].shape != image.shape[:2]:
+                self._least = [np.empty(image.shape[:2], np.uint8) for _ in range(4)]
+            least_channel(image, self._least)
+            self._least_of = image
+        return self._least[-1]
+
     def _read(self, image: np.ndarray, cards: list[np.ndarray], gate: float | None = None,
               at_least: float = FLOOR, vouched_gate: float | None = None, first_look: bool = False) -> list[dict]:
         """Per card (corners): the model's probabilities per head, and its feature vector under FEATURES. A place
@@ -871,7 +889,8 @@ class Recogniser:
 
         gate = self.badge_gate if gate is None else gate
         least_lead = self.badge_lead if first_look else 0.0
-        fits = [badge_fit(image, c) for c in cards]
+        least = self._least_channel(image)
+        fits = [badge_fit(least, c) for c in cards]
         passes = [fit.match >= gate and (fit.lead >= least_lead or fit.match >= LEAD_NOT_ASKED_FROM)
                   for fit in fits]  # False for NaN too (a flat place)
         if vouched_gate is not None and any(passes):
@@ -879,7 +898,7 @@ class Recogniser:
         blank = np.zeros(self.model.feature_count, np.float32)
         if any(passes):
             give_up = self._early_look_at(at_least)
-            rows = [card_features(image, c, fit.offset, give_up) if passed else None
+            rows = [card_features(image, c, fit.offset, give_up, least) if passed else None
                     for c, fit, passed in zip(cards, fits, passes)]
             passes = [row is not None for row in rows]  # the early look gives up on most places that hold no card
         if not any(passes):  # the common case: no card at all, and the model's answer for it is known
@@ -972,7 +991,8 @@ class Recogniser:
             if not candidates:
                 continue
             found, readings, laid = map(list, zip(*candidates))
-            again = self._by_exemplars(found, readings, functools.partial(_print_share, image, laid, readings))
+            print_share = functools.partial(_print_share, self._least_channel(image), laid, readings)
+            again = self._by_exemplars(found, readings, print_share)
             best = max(again, key=lambda each: each.confidence)
             if best.confidence >= card.confidence + AGAIN_GAIN:
                 read[i] = dataclasses.replace(best, confidence=card.confidence)

@@ -45,10 +45,10 @@ def largest_card_quad(frame: np.ndarray) -> np.ndarray | None:
 def taught_badge_gate(examples) -> float:
     """The badge gate (see `vision.pipeline.BADGE_GATE`) under which every taught card still gets read: well below
     the weakest badge match among them, for a printing whose badge figure differs from the one learned."""
-    from .features import badge_fit
+    from .features import badge_fit, least_channel
     from .pipeline import BADGE_GATE
 
-    matches = [badge_fit(frame, quad).match for frame, quad, _ in examples]
+    matches = [badge_fit(least_channel(frame), quad).match for frame, quad, _ in examples]  # as the pipeline reads
     weakest = min((m if m == m else 0.0 for m in matches), default=BADGE_GATE)  # NaN: a flat badge corner
     return float(min(BADGE_GATE, TAUGHT_GATE_MARGIN * weakest))
 
@@ -292,11 +292,14 @@ def _jittered_places(examples, seed: int):
 def taught_readings(examples, seed: int = 11):
     """Feature vectors of TAUGHT_CROPS jittered readings of each taught (picture, corners, CardFacts), and each
     reading's card facts, as training reads rendered crops."""
-    from .features import card_features
+    from .features import card_features, least_channel
 
     features, cards = [], []
+    picture = least = None  # each picture's least channel, worked out once for all its readings (they come in turn)
     for frame, place, card in _jittered_places(examples, seed):
-        features.append(card_features(frame, place))
+        if frame is not picture:
+            picture, least = frame, least_channel(frame)
+        features.append(card_features(frame, place, least=least))
         cards.append(card)
     return np.array(features, np.float32), cards
 

@@ -16,7 +16,7 @@ import sys
 import numpy as np
 
 from .cards import CardFacts, all_cards, training_cards
-from .features import PART_COLUMNS, badge_fit, badge_shape, card_features
+from .features import PART_COLUMNS, badge_fit, badge_shape, card_features, least_channel
 from .model import DEFAULT_MODEL, HEADS, CardModel, fit_ridge, fit_ridge_on, legion_terms
 from .synthetic import Conditions, FaceBook, SceneGenerator
 from .table_state import PARTS
@@ -128,9 +128,10 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
     facts = {c.id: c for c in cards}
 
     def add_positive(frame, corners, card):
-        # The badge found once for both: card_features would find it just so.
-        offset = badge_fit(frame, corners).offset
-        features = card_features(frame, corners, offset)
+        # The badge found once for both, in the least channel, as the pipeline finds it.
+        least = least_channel(frame)
+        offset = badge_fit(least, corners).offset
+        features = card_features(frame, corners, offset, least=least)
         if shown is not None:
             shown.append(card.id)
         rows["legion"][0].append(features); rows["legion"][1].append(HEADS["legion"].index(card.legion))
@@ -195,10 +196,11 @@ def other_camera_rows(cards: list[CardFacts], samples: int, seed: int, use_scans
         saturation = float(np.exp(rng.uniform(*np.log(OTHER_SATURATION))))
         generator.faces = FaceBook(use_scans, printing=(0.0, saturation))
         scene = _column_scene(generator, rng, list(legion_of))
+        least = least_channel(scene.frame)
         for truth in scene.cards:
             corners = jitter(truth.corners, rng, 0.012)
-            offset = badge_fit(scene.frame, corners).offset
-            features.append(card_features(scene.frame, corners, offset))
+            offset = badge_fit(least, corners).offset
+            features.append(card_features(scene.frame, corners, offset, least=least))
             shapes.append(badge_shape(scene.frame, corners, features[-1], offset))
             labels.append(legion_of[truth.card_id])
             if shown is not None:

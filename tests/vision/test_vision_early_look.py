@@ -109,10 +109,10 @@ def test_no_place_the_shipped_early_look_gives_up_on_would_have_read_as_a_card(r
     whole_features = vision.features.card_features
     given_up = []
 
-    def checked(frame, corners, badge=None, give_up=None):
-        features = whole_features(frame, corners, badge, give_up)
+    def checked(frame, corners, badge=None, give_up=None, least=None):
+        features = whole_features(frame, corners, badge, give_up, least)
         if features is None:
-            whole = _card_probability(recogniser.model, whole_features(frame, corners, badge))
+            whole = _card_probability(recogniser.model, whole_features(frame, corners, badge, least=least))
             given_up.append((give_up.floor, whole))
         return features
 

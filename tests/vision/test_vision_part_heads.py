@@ -8,7 +8,7 @@ import pytest
 from vision.cards import CARD_WIDTH
 from vision.features import (
     BADGE_SIZE, COLOUR, EMBLEM_BOX, EMBLEM_SIZE, FEATURE_LENGTH, ICON_HOG, PART_COLUMNS, PART_HIGHLIGHTS, SILHOUETTE_HOG,
-    _card_to_image, _part_highlights, _shifted, _white_print, badge_fit, card_features,
+    _card_to_image, _part_highlights, _shifted, _white_print, badge_fit, card_features, least_channel,
 )
 from vision.layout import BADGE_BOX
 from vision.model import HEADS, CardModel, softmax
@@ -19,7 +19,7 @@ from vision.train import fit_head
 
 def test_the_part_columns_are_the_badge_print_the_highlights_and_the_constant():
     """Bit for bit, card_features at PART_COLUMNS is the badge's white print (levels, then gradient histograms), the
-    part highlights as card_features scales them, and the constant 1."""
+    part highlights as card_features scales them, and the constant 1, both read from the frame's least channel."""
     scene = SceneGenerator(11, use_scans=False).random_scene()
     assert len(scene.cards) >= 2
     for truth in scene.cards[:3]:
@@ -29,8 +29,9 @@ def test_the_part_columns_are_the_badge_print_the_highlights_and_the_constant():
         assert len(features) == FEATURE_LENGTH
         emblem_map = _shifted(_card_to_image(corners), offset)
         shrink = np.linalg.norm(corners[1] - corners[0]) / CARD_WIDTH * (EMBLEM_BOX[2] - EMBLEM_BOX[0]) / EMBLEM_SIZE[0]
-        badge_print = _white_print(scene.frame, emblem_map, shrink, BADGE_BOX, BADGE_SIZE)
-        highlights = _part_highlights(scene.frame, emblem_map) * 3.0
+        least = least_channel(scene.frame)
+        badge_print = _white_print(least, emblem_map, shrink, BADGE_BOX, BADGE_SIZE)
+        highlights = _part_highlights(least, emblem_map) * 3.0
         expected = np.concatenate([badge_print, highlights, [1.0]]).astype(np.float32)
         assert len(badge_print) == BADGE_SIZE[0] * BADGE_SIZE[1] + SILHOUETTE_HOG.stop - SILHOUETTE_HOG.start
         assert np.array_equal(features[PART_COLUMNS], expected)
