@@ -242,12 +242,15 @@ def least_channel(frame: np.ndarray, buffers: list[np.ndarray] | None = None) ->
 
     if frame.ndim == 2:
         return frame
-    if buffers is None:
-        buffers = [np.empty(frame.shape[:2], np.uint8) for _ in range(4)]
-    *channels, least = buffers
+    *channels, least = least_channel_buffers(frame.shape[:2]) if buffers is None else buffers
     blue, green, red = cv2.split(frame, channels)
     cv2.min(blue, green, dst=least)
     return cv2.min(least, red, dst=least)
+
+
+def least_channel_buffers(shape: tuple[int, int]) -> list[np.ndarray]:
+    """The four arrays `least_channel` works in, for frames of that height and width."""
+    return [np.empty(shape, np.uint8) for _ in range(4)]
 
 
 def _chroma_stats(regions: list[np.ndarray], white: np.ndarray) -> np.ndarray:
@@ -362,7 +365,7 @@ def badge_shape(frame: np.ndarray, corners: np.ndarray, features: np.ndarray, ba
 
     to_image = _card_to_image(np.asarray(corners, np.float64))
     if badge is None:
-        badge = badge_offset(frame, to_image)
+        badge = badge_offset(least_channel(frame), to_image)  # where the pipeline finds it
     patch = _warp(frame, _shifted(to_image, badge), BADGE_BOX, BADGE_SHAPE_SIZE)
     hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV)
     emblem_rows = np.asarray(features, np.float32)[EMBLEM_HOG.start:EMBLEM_HOG.start + _BADGE_EMBLEM_LENGTH]

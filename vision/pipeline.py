@@ -867,11 +867,11 @@ class Recogniser:
     def _least_channel(self, image: np.ndarray) -> np.ndarray:
         """`least_channel` of the frame being scanned, worked out once a scan: the badge figure is looked for in it
         dozens of times a frame, and warping one channel costs half of warping three."""
-        from .features import least_channel
+        from .features import least_channel, least_channel_buffers
 
         if self._least_of is not image:
             if self._least is None or self._least[0].shape != image.shape[:2]:
-                self._least = [np.empty(image.shape[:2], np.uint8) for _ in range(4)]
+                self._least = least_channel_buffers(image.shape[:2])
             least_channel(image, self._least)
             self._least_of = image
         return self._least[-1]
