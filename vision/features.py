@@ -436,13 +436,12 @@ PRINT_SIZE = {"badge": (36, 38), "icon": (35, 33)}
 PRINT_LEVEL = 0.6  # a pixel of the icon's place this far from the badge's middle level to its white counts as print
 
 
-def icon_print_share(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | None = None,
-                     least: np.ndarray | None = None) -> float:
+def icon_print_share(frame: np.ndarray, corners: np.ndarray, badge: np.ndarray | None = None) -> float:
     """The share of the ability icon's place that is as white as the badge's printed figure (PRINT_LEVEL of the
     way from the badge's middle level to its white). Every ability icon is printed white; the art behind it, where a
     card has none, is rarely that white. NaN where the badge has no white to compare with. `badge` is the badge's
-    offset, if `badge_fit` has found it already; `least` the frame's `least_channel`, if the caller has it."""
-    least = least_channel(frame) if least is None else least
+    offset, if `badge_fit` has found it already. `frame` may be the frame's `least_channel` already (its own)."""
+    least = least_channel(frame)
     to_image = _card_to_image(np.asarray(corners, np.float64))
     to_image = _shifted(to_image, _badge_match(least, to_image).offset if badge is None else badge)
     badge = _warp(least, to_image, BADGE_BOX, PRINT_SIZE["badge"]).astype(np.float32)
