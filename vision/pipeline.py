@@ -51,6 +51,7 @@ COMPLETED_COLUMN_WIDTH_TOLERANCE = 0.4
 # lies best on edges.
 COMPLETED_TRIES = 2
 SNAP_MIN_SCORE = 0.05  # an outline reading worse than this is dropped without snapping or partial readings
+FRAGMENT_AREA = 0.3  # an outline under this share of the nearest found card's area is a fragment, not read as a column
 SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may move onto a nearby edge
 EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
 FEATURES = "features"  # key of a card's feature vector beside its probabilities
@@ -543,6 +544,11 @@ class Recogniser:
                     continue
                 quad = refine_at_full_resolution(full_gray(), quad, outlines.snap_reach)
             if inside_any(quad_centre(quad), taken):
+                continue
+            size = card_size_near(quad_centre(quad), taken)
+            if size is not None and quad_area(quad) < FRAGMENT_AREA * size[0] * size[1]:
+                unexplained.append(quad)
+                low.append(quad)
                 continue
             readings = self._readings(image, quad)
             if not readings:

@@ -3,7 +3,7 @@ over them'): a column cut short by an arm is read from its free end, a card outl
 column looked for beside it (also when it was found a little misshapen, or with part of its column), an outline
 broken at a corner is still taken for a quad, one with a corner cut off is kept aside with that corner put back, the
 free corners of columns that an arm joins into one region on checked cloth are offered as card corners, and bare
-table beside a card costs no reading."""
+table beside a card, or an outline far smaller than the cards found, costs no reading."""
 import dataclasses
 
 import numpy as np
@@ -497,6 +497,33 @@ def test_a_column_outlined_two_cards_deep_brings_its_third_card(recogniser, need
     # Glare took the head card's outline: the legs and torso were outlined together, and read whole as a column.
     _only_these_outlines(monkeypatch, [np.array([torso[0], torso[1], legs[2], legs[3]]), lone[0].corners])
     assert _found(recogniser, scene, column + lone)
+
+
+@pytest.mark.parametrize("share, read", [(0.25, False), (0.5, True)])
+def test_an_outline_far_smaller_than_the_cards_found_is_not_read_as_a_column(recogniser, needs_scans, monkeypatch,
+                                                                           share, read):
+    """vision.pipeline.FRAGMENT_AREA: once cards are found, an outline under 0.3 of the nearest one's area (a corner
+    of art, a fold of a sleeve) cannot hold a card and is not read as a column; half a card is still read (it may be
+    the free part of a card under a hand)."""
+    import vision.pipeline
+
+    scene = _scene_with_a_column(3)
+    column = [t for t in scene.cards if t.seat == 0]
+    lone = [t for t in scene.cards if t.seat == 2]
+    corners = lone[0].corners
+    # A piece of the lone card's outline from its top-left corner: `share` of it in area, outlined before the rest.
+    across, down = corners[1] - corners[0], corners[3] - corners[0]
+    along = min(1.0, share * 2)
+    piece = np.array([corners[0], corners[0] + along * across, corners[0] + along * across + (share / along) * down,
+                      corners[0] + (share / along) * down])
+    _only_these_outlines(monkeypatch, [column[0].corners, piece, corners])
+    read_places = []
+    real_readings = vision.pipeline.Recogniser._readings
+    monkeypatch.setattr(vision.pipeline.Recogniser, "_readings",
+                        lambda self, image, quad, *args, **kwargs:
+                        read_places.append(np.asarray(quad)) or real_readings(self, image, quad, *args, **kwargs))
+    assert _found(recogniser, scene, column + lone)
+    assert any(np.abs(place - piece).max() < 1 for place in read_places) is read
 
 
 @pytest.mark.parametrize("card_id", [3, 12, 20])
