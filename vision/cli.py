@@ -84,6 +84,11 @@ def register(subparsers) -> None:
     bench.add_argument("--layout", action="store_true",
                        help="draw the table markers, read each scene with the calibration they give, and score the "
                             "cards' seats, creatures and slots")
+    bench.add_argument("--against", metavar="CHECKOUT",
+                       help="time this checkout's recogniser against the one in another checkout (a folder holding "
+                            "its vision/ package), each frame read by both in turn in one process, and print their "
+                            "medians and ratio: on a shared machine the steadiest comparison of two codes' speed")
+    bench.add_argument("--rounds", type=int, default=3, help="with --against: rounds over the scenes")
     bench.set_defaults(handler=_bench)
 
     teach = commands.add_parser("teach", help="adapt the recogniser to your own cards and light",
@@ -317,6 +322,8 @@ def _bench(args) -> int:
         print("note: the card scans are not available; benchmarking on stand-in cards drawn by code")
     printing = (args.hue, args.saturation) if (args.hue, args.saturation) != (0.0, 1.0) else None
     label = f", colours turned {args.hue:g} degrees, saturation x{args.saturation:g}" if printing else ""
+    if args.against:
+        return _bench_against(args, recogniser, printing, label)
     if args.teach_per_legion > 0:
         import tempfile
 
@@ -371,6 +378,50 @@ def _bench(args) -> int:
                           layout=args.layout)
         print(bench.report(tally, f"training scans, {args.scenes} scenes, seed {args.seed + 1}" + label,
                            phases=args.phases))
+    return 0
+
+
+def _bench_against(args, recogniser, printing, label: str) -> int:
+    """`bench --against`: the held-out scenes read by this checkout's recogniser and another's, in turn."""
+    import cv2
+
+    from .bench import bench_cards
+    from .cards import scans_available
+    from .in_turn import InTurnError, load_recogniser_class, round_line, summary_line, time_in_turn
+    from .pipeline import one_blas_thread
+    from .synthetic import SceneGenerator
+
+    unsupported = [flag for flag, given in (("--layout", args.layout), ("--lens-bend", args.lens_bend),
+                                            ("--teach-per-legion", args.teach_per_legion > 0),
+                                            ("--training", args.training), ("--phases", args.phases)) if given]
+    if unsupported:
+        print(f"error: --against times plain held-out scenes; it does not take {', '.join(unsupported)}",
+              file=sys.stderr)
+        return 2
+    widths = tuple(args.card_widths)
+    if args.scenes < 1 or args.rounds < 1 or args.repeats < 1 or not 0 < widths[0] <= widths[1]:
+        print("error: --against needs at least one scene, round and repeat, and card widths 0 < MIN <= MAX",
+              file=sys.stderr)
+        return 2
+    try:
+        theirs = load_recogniser_class(args.against)()
+    except InTurnError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    cv2.setNumThreads(1)  # the target is per frame on one core
+    one_blas_thread()
+    generator = SceneGenerator(args.seed, card_ids=[c.id for c in bench_cards(True)], use_scans=scans_available(),
+                               printing=printing, touching=args.touching)
+    frames = [generator.random_scene(width_range=widths).frame for _ in range(args.scenes)]
+    readings = "one reading" if args.repeats == 1 else f"the fastest of {args.repeats} readings"
+    print(f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths {widths[0]:g}-{widths[1]:g} px"
+          f"{label}{', creatures pushed together' if args.touching else ''}: ours (this checkout) against theirs "
+          f"({args.against}), in turn, {readings} a frame", flush=True)
+    rounds = []
+    for number in range(args.rounds):
+        rounds.append(time_in_turn(frames, recogniser, theirs, args.repeats))
+        print(round_line(number + 1, rounds[-1]), flush=True)
+    print(summary_line(rounds))
     return 0
 
 
