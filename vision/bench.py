@@ -134,16 +134,10 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
     scenes seen through a lens bending so (`vision.lens`); `layout`: the table markers drawn at the table's corners,
     each scene read with the calibration they give, and the cards' seats, creatures and slots scored
     (`Tally.layout`)."""
-    import cv2
-
     from .markers import find_table_corners
-    from .pipeline import one_blas_thread
 
-    cv2.setNumThreads(1)  # the target is per frame on one core
-    one_blas_thread()
-    cards = bench_cards(heldout)
-    generator = SceneGenerator(seed, card_ids=[c.id for c in cards], use_scans=scans_available(), printing=printing,
-                               touching=touching, lens=lens)
+    one_core()
+    generator = scene_generator(seed, heldout, printing, touching, lens)
     recogniser = recogniser or Recogniser()
     own_calibration = recogniser.calibration
     tally = Tally(layout=LayoutTally() if layout else None)
@@ -173,6 +167,23 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
             progress(index + 1, scenes)
     recogniser.calibration = own_calibration
     return tally
+
+
+def one_core() -> None:
+    """OpenCV and numpy's matrix products on the calling core: the target is per frame on one core."""
+    import cv2
+
+    from .pipeline import one_blas_thread
+
+    cv2.setNumThreads(1)
+    one_blas_thread()
+
+
+def scene_generator(seed: int, heldout: bool = True, printing: tuple[float, float] | None = None,
+                    touching: bool = False, lens: float = 0.0) -> SceneGenerator:
+    """The bench's scenes: of the held-out (or training) cards, from the scans where they are here."""
+    return SceneGenerator(seed, card_ids=[c.id for c in bench_cards(heldout)], use_scans=scans_available(),
+                          printing=printing, touching=touching, lens=lens)
 
 
 def bench_cards(heldout: bool):

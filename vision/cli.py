@@ -383,13 +383,8 @@ def _bench(args) -> int:
 
 def _bench_against(args, recogniser, printing, label: str) -> int:
     """`bench --against`: the held-out scenes read by this checkout's recogniser and another's, in turn."""
-    import cv2
-
-    from .bench import bench_cards
-    from .cards import scans_available
+    from .bench import one_core, scene_generator
     from .in_turn import InTurnError, load_recogniser_class, round_line, summary_line, time_in_turn
-    from .pipeline import one_blas_thread
-    from .synthetic import SceneGenerator
 
     unsupported = [flag for flag, given in (("--layout", args.layout), ("--lens-bend", args.lens_bend),
                                             ("--teach-per-legion", args.teach_per_legion > 0),
@@ -408,18 +403,20 @@ def _bench_against(args, recogniser, printing, label: str) -> int:
     except InTurnError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    cv2.setNumThreads(1)  # the target is per frame on one core
-    one_blas_thread()
-    generator = SceneGenerator(args.seed, card_ids=[c.id for c in bench_cards(True)], use_scans=scans_available(),
-                               printing=printing, touching=args.touching)
-    frames = [generator.random_scene(width_range=widths).frame for _ in range(args.scenes)]
+    one_core()
+
+    def frames():
+        """The same scenes each round, made as they are read (a 1640x1232 frame is 6 MB)."""
+        generator = scene_generator(args.seed, printing=printing, touching=args.touching)
+        return (generator.random_scene(width_range=widths).frame for _ in range(args.scenes))
+
     readings = "one reading" if args.repeats == 1 else f"the fastest of {args.repeats} readings"
     print(f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths {widths[0]:g}-{widths[1]:g} px"
           f"{label}{', creatures pushed together' if args.touching else ''}: ours (this checkout) against theirs "
           f"({args.against}), in turn, {readings} a frame", flush=True)
     rounds = []
     for number in range(args.rounds):
-        rounds.append(time_in_turn(frames, recogniser, theirs, args.repeats))
+        rounds.append(time_in_turn(frames(), recogniser, theirs, args.repeats))
         print(round_line(number + 1, rounds[-1]), flush=True)
     print(summary_line(rounds))
     return 0

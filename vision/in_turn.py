@@ -57,15 +57,15 @@ def load_recogniser_class(checkout: Path | str):
         raise InTurnError(f"cannot load the recogniser of {checkout}: {type(error).__name__}: {error}") from error
 
 
-def time_in_turn(frames, ours, theirs, repeats: int = 3, clock=time.perf_counter, progress=None) -> InTurnTimes:
-    """Each frame read `repeats` times by each recogniser, theirs and ours in turn; per frame the fastest of each.
-    Both read the first frame once untimed first (lazy set-up, caches)."""
-    frames = list(frames)
-    if frames:
-        theirs.scan(frames[0])
-        ours.scan(frames[0])
+def time_in_turn(frames, ours, theirs, repeats: int = 3, clock=time.perf_counter) -> InTurnTimes:
+    """Each frame (any iterable: frames made as they are read need not all be held at once) read `repeats` times by
+    each recogniser, theirs and ours in turn; per frame the fastest of each. Both read the first frame once untimed
+    first (lazy set-up, caches)."""
     our_times, their_times = [], []
     for index, frame in enumerate(frames):
+        if index == 0:
+            theirs.scan(frame)
+            ours.scan(frame)
         best = {id(ours): float("inf"), id(theirs): float("inf")}
         for _ in range(repeats):
             for recogniser in (theirs, ours):
@@ -74,8 +74,6 @@ def time_in_turn(frames, ours, theirs, repeats: int = 3, clock=time.perf_counter
                 best[id(recogniser)] = min(best[id(recogniser)], clock() - start)
         our_times.append(1000 * best[id(ours)])
         their_times.append(1000 * best[id(theirs)])
-        if progress:
-            progress(index + 1, len(frames))
     return InTurnTimes(our_times, their_times)
 
 
