@@ -205,8 +205,7 @@ def teach_printing(per_legion: int, printing: tuple[float, float] | None, out):
     from .table_state import LEGIONS
     from .taught import teach_examples
 
-    generator = SceneGenerator(TEACHING_SEED, card_ids=[c.id for c in bench_cards(heldout=False)],
-                               use_scans=scans_available(), printing=printing)
+    generator = scene_generator(TEACHING_SEED, heldout=False, printing=printing)
     examples, taken, count = [], set(), dict.fromkeys(LEGIONS, 0)
     while min(count.values()) < per_legion:
         scene = generator.random_scene(width_range=(140.0, 330.0))

@@ -106,15 +106,10 @@ def learned_record(model: CardModel, features: np.ndarray, about_scenes: str) ->
 def places_read(scenes: int, params=None, progress=None) -> np.ndarray:
     """The whole feature vectors of every place the recogniser (with `params`, the shipped ones unless given) reads
     past the badge gate in training scenes, with the early look off."""
-    import cv2
+    from .bench import one_core, scene_generator
+    from .pipeline import BADGE_MATCH, FEATURES, Recogniser
 
-    from .bench import bench_cards
-    from .cards import scans_available
-    from .pipeline import BADGE_MATCH, FEATURES, Recogniser, one_blas_thread
-    from .synthetic import SceneGenerator
-
-    cv2.setNumThreads(1)
-    one_blas_thread()
+    one_core()
     rows: list[np.ndarray] = []
 
     class Recording(Recogniser):
@@ -127,11 +122,9 @@ def places_read(scenes: int, params=None, progress=None) -> np.ndarray:
     if recogniser.model is None:
         raise ValueError(recogniser.model_error)
     recogniser.early_look = None
-    card_ids = [card.id for card in bench_cards(False)]
     kinds = [(printing, False) for printing in PRINTINGS] + [(PRINTINGS[0], True)]
     for k, (printing, touching) in enumerate(kinds):
-        generator = SceneGenerator(LEARNING_SEED + k, card_ids=card_ids, use_scans=scans_available(),
-                                   printing=printing, touching=touching)
+        generator = scene_generator(LEARNING_SEED + k, heldout=False, printing=printing, touching=touching)
         for index in range(scenes):
             result = recogniser.scan(generator.random_scene().frame)
             if result.error:  # a scan cut short would leave its places out of the bound
