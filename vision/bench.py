@@ -26,6 +26,7 @@ class Tally:
     ability: int = 0
     all_facts: int = 0
     confident_wrong: int = 0  # visible cards found, read wrong, with confidence >= CONFIDENT
+    trusted: int = 0  # visible cards found, read right, with confidence >= CONFIDENT: what the stabiliser reports
     occluded: int = 0
     occluded_confident_wrong: int = 0
     times: list[float] = field(default_factory=list)
@@ -91,6 +92,7 @@ def score(tally: Tally, cards, truths: list[CardTruth]) -> None:
         tally.ability += facts_right[2]
         tally.all_facts += all(facts_right)
         tally.confident_wrong += card.confidence >= CONFIDENT and not all(facts_right)
+        tally.trusted += card.confidence >= CONFIDENT and all(facts_right)
 
 
 def score_layout(tally: LayoutTally, cards, truths: list[CardTruth]) -> None:
@@ -232,6 +234,7 @@ def report(tally: Tally, label: str, phases: bool = False) -> str:
         f"  all three right      {pct(tally.all_facts, tally.found)}",
         f"  read wrong, surely   {tally.confident_wrong} of the {tally.found - tally.all_facts} read wrong "
         f"(confidence >= {CONFIDENT})",
+        f"  read right, surely   {pct(tally.trusted, tally.all_facts)} (confidence >= {CONFIDENT}: reported live)",
         f"  hand-covered cards   {tally.occluded} (confidently wrong: {tally.occluded_confident_wrong})",
         f"  time per frame       median {statistics.median(tally.times):.1f} ms, "
         f"90th percentile {np.percentile(tally.times, 90):.1f} ms (one thread)" if tally.times else "  no frames",

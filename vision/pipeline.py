@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import CARD_ASPECT
+from .cover import icon_place_covered
 from .early_look import FLOOR, EarlyLook
 from .features import icon_print_share
 from .lens import straightening
@@ -244,6 +245,11 @@ def _print_share(least: np.ndarray, places: list[np.ndarray], readings: list[dic
     """`icon_print_share` of the i-th of the places, with its badge where reading it found it, in the frame's least
     channel (`least_channel`)."""
     return icon_print_share(least, places[i], readings[i].get(BADGE_OFFSET))
+
+
+def _icon_covered(image: np.ndarray, places: list[np.ndarray], i: int) -> bool:
+    """`icon_place_covered` of the i-th of the places."""
+    return icon_place_covered(image, places[i])
 
 
 def _likelier_way_up_first(card: np.ndarray, middle: np.ndarray) -> tuple[bool, bool]:
@@ -831,7 +837,8 @@ class Recogniser:
         lap("ends drawn in")
         if seen and self.model.exemplars is not None:
             seen = self._by_exemplars(seen, readings_seen,
-                                      functools.partial(_print_share, self._least_channel(image), taken, readings_seen))
+                                      functools.partial(_print_share, self._least_channel(image), taken, readings_seen),
+                                      functools.partial(_icon_covered, image, taken))
             seen = self._read_again_on_sides(image, full_gray(), seen, taken, factor)
         lap("prototypes and sides")
         if lens is not None:
@@ -936,13 +943,14 @@ class Recogniser:
         return {head: values[0] for head, values in probabilities.items()}
 
     def _by_exemplars(self, cards: list[SeenCard], probabilities: list[dict],
-                      print_share=None) -> list[SeenCard]:
+                      print_share=None, covered=None) -> list[SeenCard]:
         """Parts and ability by the linear classifier's probability plus the share of the nearest training crops
         that agree (for parts, PARTS_VOTE of it, the sum scaled back to 0-2); half that sum bounds the confidence (a
         card half under a hand finds no consistent neighbours), and an icon print unlike every prototype caps it (a
         finger over the icon reads as no icon, surely), as does no icon read where the card's outline was not seen
         (ICON_UNSEEN). `print_share(i)`, where given, is the i-th card's `icon_print_share`: an ability read where
-        no icon is printed becomes none (NO_PRINT_SHARE)."""
+        no icon is printed becomes none (NO_PRINT_SHARE). `covered(i)`, where given, says whether something lies over
+        the i-th card's icon (`icon_place_covered`): no icon seen there is then no evidence either."""
         import dataclasses
 
         from .model import HEADS, PART_SETS, part_set_probabilities
@@ -967,6 +975,9 @@ class Recogniser:
                     _no_icon_printed(HEADS["ability"][ability], functools.partial(print_share, i)):
                 ability = HEADS["ability"].index(None)
                 confidence = min(confidence, UNFAMILIAR_CONFIDENCE)
+            if HEADS["ability"][ability] is None and confidence > UNFAMILIAR_CONFIDENCE and covered is not None \
+                    and covered(i):
+                confidence = UNFAMILIAR_CONFIDENCE
             read.append(dataclasses.replace(card, parts=PART_SETS[parts], ability=HEADS["ability"][ability],
                                             confidence=float(confidence)))
         return read
@@ -998,7 +1009,7 @@ class Recogniser:
                 continue
             found, readings, laid = map(list, zip(*candidates))
             print_share = functools.partial(_print_share, self._least_channel(image), laid, readings)
-            again = self._by_exemplars(found, readings, print_share)
+            again = self._by_exemplars(found, readings, print_share, functools.partial(_icon_covered, image, laid))
             best = max(again, key=lambda each: each.confidence)
             if best.confidence >= card.confidence + AGAIN_GAIN:
                 read[i] = dataclasses.replace(best, confidence=card.confidence)

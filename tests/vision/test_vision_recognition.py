@@ -85,20 +85,24 @@ def test_a_column_whose_corner_is_as_dark_as_the_table_is_found_whole(recogniser
     assert tally.found == 3 and tally.true_reports == tally.reported
 
 
-def test_the_bench_counts_visible_cards_read_wrong_with_confidence_apart():
+def test_the_bench_counts_visible_cards_read_right_and_wrong_with_confidence_apart():
     from vision.synthetic import CardTruth
     from vision.table_state import SeenCard
 
     square = np.array([[0.0, 0.0], [200.0, 0.0], [200.0, 130.0], [0.0, 130.0]])
     truths = [CardTruth(1, "red", ("legs",), None, square + [400.0 * i, 0.0]) for i in range(3)]
-    readings = [("red", 0.9), ("blue", 0.9), ("blue", 0.4)]  # right and sure; wrong and sure; wrong, unsure
+    # right and sure; wrong and sure; wrong, unsure; right, unsure
+    readings = [("red", 0.9), ("blue", 0.9), ("blue", 0.4), ("red", 0.5)]
+    truths.append(CardTruth(1, "red", ("legs",), None, square + [1200.0, 0.0]))
     cards = [SeenCard(legion=legion, parts=("legs",), ability=None, confidence=confidence,
                       corners=tuple(map(tuple, truth.corners)))
              for (legion, confidence), truth in zip(readings, truths)]
     tally = bench.Tally()
     bench.score(tally, cards, truths)
-    assert (tally.found, tally.all_facts, tally.confident_wrong) == (3, 1, 1)
-    assert "read wrong, surely   1 of the 2 read wrong" in bench.report(tally, "test")
+    assert (tally.found, tally.all_facts, tally.confident_wrong, tally.trusted) == (4, 2, 1, 1)
+    report = bench.report(tally, "test")
+    assert "read wrong, surely   1 of the 2 read wrong" in report
+    assert "read right, surely    50.00% (1/2)" in report
 
 
 def test_a_scan_times_each_of_its_phases_in_order_apart_from_its_json(recogniser):
