@@ -2,7 +2,8 @@
 
 A card is reported once it has been seen, unchanged and in the same place, for `settle_frames` frames spanning at
 least `settle_seconds`; it is dropped only after it has been missing for `absent_frames` frames and
-`absent_seconds`, so a hand passing over it does not remove it. Timestamps are passed in; no clock is read here.
+`absent_seconds`, so a hand passing over it does not remove it; a card that settles where it lay replaces it at once.
+Timestamps are passed in; no clock is read here.
 """
 from __future__ import annotations
 
@@ -45,6 +46,8 @@ def _centre(card: SeenCard) -> np.ndarray:
 # A card read less surely than this is not reported; it is kept as uncertain (a hand over it, glare, or a card the
 # recogniser was never shown).
 MIN_CONFIDENCE = 0.6
+# A card settling this near a stable card's centre (a share of its width) lies where that card lay.
+REPLACED_WITHIN = 0.35
 
 
 class Stabiliser:
@@ -91,10 +94,18 @@ class Stabiliser:
             if not track.stable:
                 track.sightings = 0
         self._tracks = [t for t in self._tracks if not self._gone(t, timestamp) and (t.stable or t.sightings > 0)]
+        settled = []
         for track in self._tracks:
             if (not track.stable and track.sightings >= self.settle_frames
                     and timestamp - track.first_seen >= self.settle_seconds):
                 track.stable = True
+                settled.append(track)
+        # A card settled where a stable card lay, unseen since, replaces it: one card lies in one place (a card
+        # swapped, or one read otherwise while a hand rests on it), and the old one would stay for the absence time.
+        replaced = {old.ident for new in settled for old in self._tracks
+                    if old.stable and old is not new and old.ident not in matched
+                    and np.linalg.norm(old.centre - new.centre) < REPLACED_WITHIN * old.size}
+        self._tracks = [t for t in self._tracks if t.ident not in replaced]
         stable = [t for t in self._tracks if t.stable]
         signature = tuple(sorted(t.ident for t in stable))
         if signature == self._last_signature:

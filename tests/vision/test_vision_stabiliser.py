@@ -66,6 +66,31 @@ def test_uncertain_sighting_keeps_a_stable_card_alive():
     assert stabiliser.state.to_json()["seats"]["0"][0][0]["legion"] == "blue"
 
 
+def _cards_reported(state) -> list[SeenCard]:
+    return [c for columns in state.seats.values() for column in columns for c in column] + \
+        ([state.discard_top] if state.discard_top is not None else [])
+
+
+def test_a_card_replaced_in_place_is_never_reported_beside_its_replacement():
+    """One card where another lay (a card swapped, or a stable card read differently while a hand rests on it) is
+    one card: the new one replaces the old once it has settled, and the two are never reported together."""
+    stabiliser = Stabiliser(settle_frames=3, settle_seconds=0.2, absent_frames=10, absent_seconds=1.5)
+    feed(stabiliser, [[LEGS]] * 5)
+    replacement = card(702, 1001, legion="green")
+    states = feed(stabiliser, [[replacement]] * 20, start=0.5)
+    assert all(len(_cards_reported(state)) <= 1 for state in states)
+    assert [c.legion for c in _cards_reported(stabiliser.state)] == ["green"]
+
+
+def test_a_different_reading_that_does_not_settle_leaves_the_card_as_it_was():
+    stabiliser = Stabiliser(settle_frames=3, settle_seconds=0.2, absent_frames=3, absent_seconds=0.2)
+    feed(stabiliser, [[LEGS]] * 5)
+    misread = card(702, 1001, legion="green")
+    states = feed(stabiliser, [[misread], [LEGS]] * 10, start=0.5)
+    assert states == []
+    assert [c.legion for c in _cards_reported(stabiliser.state)] == ["blue"]
+
+
 @settings(max_examples=40, deadline=None)
 @given(pattern=st.lists(st.booleans(), min_size=1, max_size=40), settle=st.integers(1, 6))
 def test_reported_only_after_settle_consecutive_sightings(pattern, settle):
