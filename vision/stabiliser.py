@@ -46,8 +46,9 @@ def _centre(card: SeenCard) -> np.ndarray:
 # A card read less surely than this is not reported; it is kept as uncertain (a hand over it, glare, or a card the
 # recogniser was never shown).
 MIN_CONFIDENCE = 0.6
-# A card settling this near a stable card's centre (a share of its width) lies where that card lay.
-REPLACED_WITHIN = 0.35
+# A sighting this near a stable card's centre (a share of its width) is of the place that card lies in: a doubtful
+# one keeps the card alive, and a card settling there replaces it.
+SAME_PLACE = 0.35
 
 
 class Stabiliser:
@@ -86,7 +87,7 @@ class Stabiliser:
         for track in self._tracks:
             if track.ident in matched:
                 continue
-            if any(np.linalg.norm(_centre(c) - track.centre) < 0.35 * track.size for c in doubtful):
+            if any(np.linalg.norm(_centre(c) - track.centre) < SAME_PLACE * track.size for c in doubtful):
                 # Seen, but not clearly (a hand, glare): neither confirmed nor counted as gone.
                 track.last_seen = timestamp
                 continue
@@ -104,7 +105,7 @@ class Stabiliser:
         # swapped, or one read otherwise while a hand rests on it), and the old one would stay for the absence time.
         replaced = {old.ident for new in settled for old in self._tracks
                     if old.stable and old is not new and old.ident not in matched
-                    and np.linalg.norm(old.centre - new.centre) < REPLACED_WITHIN * old.size}
+                    and np.linalg.norm(old.centre - new.centre) < SAME_PLACE * old.size}
         self._tracks = [t for t in self._tracks if t.ident not in replaced]
         stable = [t for t in self._tracks if t.stable]
         signature = tuple(sorted(t.ident for t in stable))

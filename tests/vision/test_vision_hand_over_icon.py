@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from vision.bench import CONFIDENT
-from vision.cards import CARD_HEIGHT, CARD_WIDTH, card_by_id
+from vision.cards import CARD_WIDTH, card_by_id
 from vision.cover import icon_place_covered
 from vision.layout import ICON_BOX
 
@@ -14,17 +14,12 @@ ICON_CENTRE = ((ICON_BOX[0] + ICON_BOX[2]) / 2, (ICON_BOX[1] + ICON_BOX[3]) / 2)
 SKIN_BGR = (90, 120, 170)
 
 
-def _card_to_frame(corners: np.ndarray) -> np.ndarray:
-    import cv2
-
-    return cv2.getPerspectiveTransform(
-        np.float32([[0, 0], [CARD_WIDTH, 0], [CARD_WIDTH, CARD_HEIGHT], [0, CARD_HEIGHT]]), np.float32(corners))
-
-
 def _on_frame(corners: np.ndarray, point) -> tuple[int, int]:
     import cv2
 
-    x, y = cv2.perspectiveTransform(np.float32([[point]]), _card_to_frame(corners))[0, 0]
+    from vision.features import _card_to_image
+
+    x, y = cv2.perspectiveTransform(np.float32([[point]]), _card_to_image(corners))[0, 0]
     return int(round(x)), int(round(y))
 
 
