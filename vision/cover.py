@@ -74,8 +74,8 @@ def covered_in_picture(picture: np.ndarray) -> bool:
         return False
     _, labels = cv2.connectedComponents(candidate, connectivity=4)
     over_icon = labels[_ICON]
-    ids, counts = np.unique(over_icon[over_icon > 0], return_counts=True)
-    if not len(ids) or counts.max() < ICON_SHARE * over_icon.size:
+    ids, counts = np.unique(over_icon[over_icon > 0], return_counts=True)  # some, as the check above passed
+    if counts.max() < ICON_SHARE * over_icon.size:
         return False
     region = labels == ids[counts.argmax()]
     if _beyond_card(region) < OUTSIDE_SHARE * _CARD_AREA:
