@@ -55,8 +55,16 @@ def register(subparsers) -> None:
     calibrate.set_defaults(handler=_calibrate)
 
     bench = commands.add_parser("bench", help="measure recall, precision, accuracy and speed",
-                                description="Synthetic 1640x1232 scenes built from the held-out scans; prints "
-                                            "detection and classification figures and per-frame time.")
+                                description="Synthetic 1640x1232 scenes built from the held-out scans, or your "
+                                            "own labelled photos (--photos); prints detection and classification "
+                                            "figures and per-frame time.")
+    bench.add_argument("--photos", metavar="FOLDER",
+                       help="score your own pictures instead: FOLDER/labels.jsonl (or a label file) lists each "
+                            "picture's cards, one JSON line per picture as `scan --json` prints them, corrected by "
+                            "hand; a card under a hand may carry \"covered\": true (docs/vision.md, \"Your own "
+                            "photos\")")
+    bench.add_argument("--lens", metavar="FILE", help="with --photos: straighten with this lens correction "
+                                                     "(default: the one `companion vision lens` saved)")
     bench.add_argument("--scenes", type=int, default=60)
     bench.add_argument("--seed", type=int, default=2024)
     bench.add_argument("--repeats", type=int, default=3, help="timed runs per frame (median is kept)")
@@ -90,6 +98,19 @@ def register(subparsers) -> None:
                             "medians and ratio: on a shared machine the steadiest comparison of two codes' speed")
     bench.add_argument("--rounds", type=int, default=3, help="with --against: rounds over the scenes")
     bench.set_defaults(handler=_bench)
+
+    capture = commands.add_parser("capture", help="save camera pictures of your table, to measure on",
+                                  description="Save pictures from the camera, numbered after those already in "
+                                              "the folder, to label and measure the recogniser on "
+                                              "(`companion vision bench --photos FOLDER`). From a synthetic "
+                                              "source the true cards are written to FOLDER/labels.jsonl too.")
+    capture.add_argument("source", help="picamera, usb:N, a video file, or synthetic[:SEED]")
+    capture.add_argument("--out", required=True, metavar="FOLDER")
+    capture.add_argument("--count", type=int, default=20, help="pictures to take (default 20)")
+    capture.add_argument("--every", type=float, default=2.0, metavar="SECONDS",
+                         help="seconds between pictures (default 2: time to move the cards or a hand)")
+    capture.add_argument("--png", action="store_true", help="save PNG (lossless, about 8x larger) instead of JPEG")
+    capture.set_defaults(handler=_capture)
 
     teach = commands.add_parser("teach", help="adapt the recogniser to your own cards and light",
                                 description="Show your own cards, one per picture, and say which card each "
@@ -134,17 +155,10 @@ def _scan(args) -> int:
         except CalibrationError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-    from .lens import LensCorrection, LensError, lens_path
-
-    lens = None
-    lens_file = Path(args.lens) if args.lens else lens_path() if lens_path().is_file() else None
-    if lens_file is not None:
-        try:
-            lens = LensCorrection.load(lens_file)
-        except LensError as error:
-            print(f"error: {error} (measure the lens again with `companion vision lens`, or delete it with "
-                  "`companion vision lens --forget`)", file=sys.stderr)
-            return 2
+    lens, lens_error = _saved_lens(args.lens)
+    if lens_error:
+        print(f"error: {lens_error}", file=sys.stderr)
+        return 2
     recogniser = _recogniser(args, calibration, lens)
     if recogniser.model is None:
         print(f"error: {recogniser.model_error}", file=sys.stderr)
@@ -168,6 +182,20 @@ def _scan(args) -> int:
 
             cv2.imwrite(str(debug_dir / (Path(path).stem + ".png")), annotate(frame, result))
     return status
+
+
+def _saved_lens(given: str | None):
+    """(the lens correction given, else the one saved if any, None) or (None, a message where it cannot be read)."""
+    from .lens import LensCorrection, LensError, lens_path
+
+    lens_file = Path(given) if given else lens_path() if lens_path().is_file() else None
+    if lens_file is None:
+        return None, None
+    try:
+        return LensCorrection.load(lens_file), None
+    except LensError as error:
+        return None, (f"{error} (measure the lens again with `companion vision lens`, or delete it with "
+                      "`companion vision lens --forget`)")
 
 
 def _read(path: str):
@@ -318,6 +346,12 @@ def _bench(args) -> int:
     if recogniser.model is None:
         print(f"error: {recogniser.model_error}", file=sys.stderr)
         return 2
+    if args.photos:
+        return _bench_photos(args, recogniser)
+    if args.lens:
+        print("error: --lens straightens your photos (--photos); the synthetic scenes take --lens-bend",
+              file=sys.stderr)
+        return 2
     if not scans_available():
         print("note: the card scans are not available; benchmarking on stand-in cards drawn by code")
     printing = (args.hue, args.saturation) if (args.hue, args.saturation) != (0.0, 1.0) else None
@@ -378,6 +412,67 @@ def _bench(args) -> int:
                           layout=args.layout)
         print(bench.report(tally, f"training scans, {args.scenes} scenes, seed {args.seed + 1}" + label,
                            phases=args.phases))
+    return 0
+
+
+def _bench_photos(args, recogniser) -> int:
+    from . import bench
+    from .photos import LabelError, read_labels, run_photos
+
+    try:
+        photos = read_labels(args.photos)
+    except LabelError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    recogniser.lens, lens_error = _saved_lens(args.lens)
+    if lens_error:
+        print(f"error: {lens_error}", file=sys.stderr)
+        return 2
+    if args.repeats < 1:
+        print("error: --repeats needs at least 1", file=sys.stderr)
+        return 2
+
+    def told(done: int, total: int) -> None:
+        print(f"\r  read {done} of {total} pictures", end="\n" if done == total else "", file=sys.stderr, flush=True)
+
+    tally = run_photos(photos, recogniser, args.repeats, progress=told)
+    cards = sum(len(photo.cards) for photo in photos)
+    straightened = ", straightened with the saved lens" if recogniser.lens is not None else ""
+    print(bench.report(tally, f"your photos ({args.photos}): {len(photos)} pictures, {cards} cards labelled"
+                              + straightened))
+    return 1 if tally.errors else 0
+
+
+def _capture(args) -> int:
+    from .photos import capture
+    from .sources import CameraError, open_source
+
+    if args.count < 1 or args.every < 0:
+        print("error: --count needs at least 1 and --every 0 or more seconds", file=sys.stderr)
+        return 2
+    try:
+        source = open_source(args.source)
+    except CameraError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+
+    def told(done: int, total: int, path: Path) -> None:
+        print(f"  saved {path} ({done} of {total})", flush=True)
+
+    print(f"taking {args.count} picture(s) from {source.describe()}, {args.every:g} s apart, into {args.out}")
+    try:
+        saved = capture(source, args.out, args.count, args.every, ".png" if args.png else ".jpg", told=told)
+    except CameraError as error:
+        kept = len(getattr(error, "saved", []))
+        print(f"error: {error} ({kept} picture(s) saved before it are kept)", file=sys.stderr)
+        return 1
+    except OSError as error:
+        print(f"error: cannot save into {args.out}: {error}", file=sys.stderr)
+        return 1
+    finally:
+        source.close()
+    print(f"saved {len(saved)} picture(s). Label them (docs/vision.md, \"Your own photos\"), then measure: "
+          f"companion vision bench --photos {args.out}")
     return 0
 
 

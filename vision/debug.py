@@ -15,12 +15,12 @@ def annotate(frame, result) -> np.ndarray:
         image = to_bgr8(frame).copy()
     except FrameError:
         return np.zeros((64, 64, 3), np.uint8)
-    for card in result.cards:
+    for number, card in enumerate(result.cards, start=1):  # numbered as `scan --json` lists them, to label them by
         corners = np.int32(np.round(card.corners))
         colour = COLOURS.get(card.legion, (255, 255, 255))
         cv2.polylines(image, [corners], True, colour, 2)
         cv2.line(image, tuple(corners[0]), tuple(corners[1]), (255, 255, 255), 3)  # the card's top edge
-        label = f"{'+'.join(p[0].upper() for p in card.parts)} {card.ability or '-'} {card.confidence:.2f}"
+        label = f"#{number} {'+'.join(p[0].upper() for p in card.parts)} {card.ability or '-'} {card.confidence:.2f}"
         if card.seat is not None:
             label += f" s{card.seat}c{card.creature}{(card.slot or '?')[0]}"
         x, y = corners.mean(axis=0).astype(int)

@@ -101,7 +101,7 @@ def test_calibrate_by_hand_and_bad_corners(tmp_path, capsys):
     assert "error" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", ["scan", "markers", "calibrate", "bench", "teach", "forget", "lens"])
+@pytest.mark.parametrize("command", ["scan", "markers", "calibrate", "bench", "teach", "forget", "lens", "capture"])
 def test_every_command_has_help(command, capsys):
     with pytest.raises(SystemExit) as exit_:
         main(["vision", command, "--help"])
