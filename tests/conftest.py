@@ -24,8 +24,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 os.environ["HOME"] = tempfile.mkdtemp(prefix="companion-tests-home-")
 atexit.register(shutil.rmtree, os.environ["HOME"], ignore_errors=True)  # one per run would pile up in /tmp
 for variable in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "STATE_DIRECTORY", "COMPANION_CONFIG",
-                 "COMPANION_HOME", "COMPANION_VISION_PARAMS", "COMPANION_LENS", "COMPANION_GAME_DATA_DIR",
-                 "NOTIFY_SOCKET"):
+                 "COMPANION_HOME", "COMPANION_VISION_PARAMS", "COMPANION_LENS", "COMPANION_PHOTOS",
+                 "COMPANION_GAME_DATA_DIR", "NOTIFY_SOCKET"):
     os.environ.pop(variable, None)
 
 

@@ -16,6 +16,7 @@ surely. Any other key (`confidence`, `seat`, `ms`, ...) is ignored, so a scan's 
 from __future__ import annotations
 
 import json
+import os
 import re
 import statistics
 from dataclasses import dataclass
@@ -166,6 +167,30 @@ def next_photo_number(folder: Path) -> int:
     return max(numbers, default=0) + 1
 
 
+def photos_folder() -> Path:
+    """Where the touchscreen keeps the pictures asked for on the camera view: $COMPANION_PHOTOS, else beside the
+    taught recogniser."""
+    override = os.environ.get("COMPANION_PHOTOS")
+    return Path(override) if override else Path.home() / ".local" / "share" / "tabletop-companion" / "photos"
+
+
+def save_picture(frame: np.ndarray, folder: str | Path, suffix: str = ".jpg") -> Path:
+    """Saves `frame` (BGR) into `folder` as the next photo-NNNN, whole or not at all. Raises OSError where it cannot
+    be written, CameraError where the frame cannot be encoded."""
+    import cv2
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / PHOTO_NAME.format(next_photo_number(folder), suffix)
+    ok, data = cv2.imencode(suffix, frame, [cv2.IMWRITE_JPEG_QUALITY, 95] if suffix == ".jpg" else [])
+    if not ok:
+        raise CameraError(f"the picture could not be encoded as {suffix}")
+    partial = path.with_name(path.name + ".part")
+    partial.write_bytes(data.tobytes())
+    partial.replace(path)
+    return path
+
+
 def capture(source: FrameSource, folder: str | Path, count: int, every: float = 0.0, suffix: str = ".jpg",
             wait=None, told=None) -> list[Path]:
     """Saves `count` pictures from `source` into `folder`, `every` seconds apart (`wait(seconds)`, time.sleep by
@@ -174,28 +199,17 @@ def capture(source: FrameSource, folder: str | Path, count: int, every: float = 
     stay (the error's `saved` lists them)."""
     import time
 
-    import cv2
-
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     wait = wait or time.sleep
-    number = next_photo_number(folder)
     saved: list[Path] = []
     for index in range(count):
         if index and every > 0:
             wait(every)
         try:
-            frame = source.read()
+            path = save_picture(source.read(), folder, suffix)
         except CameraError as error:
             error.saved = saved
             raise
-        path = folder / PHOTO_NAME.format(number + index, suffix)
-        ok, data = cv2.imencode(suffix, frame, [cv2.IMWRITE_JPEG_QUALITY, 95] if suffix == ".jpg" else [])
-        if not ok:
-            raise CameraError(f"the picture could not be encoded as {suffix}")
-        partial = path.with_name(path.name + ".part")
-        partial.write_bytes(data.tobytes())
-        partial.replace(path)  # a picture is there whole or not at all
         truths = getattr(getattr(source, "scene", None), "cards", None)
         if truths is not None:
             with open(folder / LABELS_NAME, "a", encoding="utf-8") as labels:

@@ -58,6 +58,17 @@ def eye(surface, rect: pygame.Rect, colour=theme.TEXT) -> None:
     pygame.draw.circle(surface, colour, rect.center, max(3, rect.height // 6))
 
 
+def camera(surface, rect: pygame.Rect, colour=theme.TEXT) -> None:
+    body = pygame.Rect(0, 0, int(rect.width * 0.9), int(rect.height * 0.62))
+    body.midbottom = (rect.centerx, rect.bottom - rect.height // 10)
+    bump = pygame.Rect(0, 0, rect.width // 3, rect.height // 6)
+    bump.midbottom = (rect.centerx, body.top + 1)
+    pygame.draw.rect(surface, colour, bump, border_radius=2)
+    pygame.draw.rect(surface, colour, body, border_radius=max(2, rect.height // 10))
+    pygame.draw.circle(surface, theme.BUTTON, body.center, int(body.height * 0.36))
+    pygame.draw.circle(surface, colour, body.center, int(body.height * 0.2))
+
+
 GAME_EMBLEMS = {
     # key: (colour, shape) — a quick visual cue for each game on the launcher
     "nightmarium": ((120, 70, 150), "eye"),

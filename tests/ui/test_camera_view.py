@@ -209,3 +209,43 @@ def test_the_camera_chip_warns_of_cards_too_small_in_the_picture(card_of_length)
     app.push(table)
     surface = pygame.Surface(SIZE)
     assert app.render(surface, force=True) and app.errors == []
+
+
+def _keep_button(scene):
+    return [button for button in scene.buttons if button.on_press == scene.keep_picture]
+
+
+def test_keep_picture_saves_the_camera_picture_to_measure_on_later(tmp_path, monkeypatch):
+    import cv2
+
+    monkeypatch.setenv("COMPANION_PHOTOS", str(tmp_path / "photos"))
+    scene, surface = camera_view([SURE])
+    scene.session.latest_frame[20:60, 30:90] = (10, 200, 30)
+    [keep] = _keep_button(scene)
+    corner = on_screen(scene, surface, FRAME[0], 0)
+    assert keep.rect.right <= corner[0] and keep.rect.top >= corner[1] and keep.rect.collidepoint(
+        corner[0] - 30, corner[1] + 30), "on the picture's top-right corner"
+    keep.on_press()
+    kept = tmp_path / "photos" / "photo-0001.jpg"
+    picture = cv2.imread(str(kept))
+    assert picture.shape == (FRAME[1], FRAME[0], 3)
+    assert np.abs(picture[40, 60].astype(int) - (10, 200, 30)).max() < 12  # the picture shown, as a JPEG keeps it
+    assert scene.caption(0) == scene.t("nm.camera.kept", name="photo-0001.jpg")
+    keep.on_press()
+    assert (tmp_path / "photos" / "photo-0002.jpg").is_file(), "a second picture does not overwrite the first"
+
+
+def test_a_picture_that_cannot_be_kept_says_why_and_the_view_goes_on(tmp_path, monkeypatch):
+    (tmp_path / "photos").write_text("a file where the folder should be")
+    monkeypatch.setenv("COMPANION_PHOTOS", str(tmp_path / "photos"))
+    scene, surface = camera_view([SURE])
+    [keep] = _keep_button(scene)
+    keep.on_press()
+    caption, warning = scene.caption_and_warning(0)
+    assert warning and caption.startswith(scene.t("nm.camera.keep_failed", error=""))
+    assert scene.app.render(surface, force=True) and scene.app.errors == []
+
+
+def test_only_a_camera_picture_can_be_kept():
+    scene, _ = camera_view([SURE], mode="simulated")
+    assert _keep_button(scene) == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pygame
 
-from companion.ui import theme
+from companion.ui import icons, theme
 from companion.ui.nightmarium import pictures
 from companion.ui.nightmarium.base import SessionScene
 from companion.ui.widgets import Button, FramePicture, draw_fitted, draw_paragraph, draw_text, frame_surface
@@ -47,12 +47,14 @@ class CameraViewScene(SessionScene):
         super().__init__(app, session)
         self._forget_asked = False  # "forget taught cards" touched once: the next touch forgets them
         self._picture = FramePicture()
+        self._kept: tuple[str, str] | None = None  # ("kept", file name) or ("failed", why) of "Keep picture"
 
     def after_change(self) -> None:
         self.dirty = True  # stay on the picture even when the chain starts; Back returns to it
 
     def on_enter(self) -> None:
         self._forget_asked = False
+        self._kept = None
         if self.app.teach_status is not None and self.app.teach_status[0] != "progress":
             self.app.teach_status = None  # a finished teaching was said once; the view is about the table again
         super().on_enter()
@@ -75,6 +77,11 @@ class CameraViewScene(SessionScene):
                 table = self.app.calibration.for_picture(image.get_width(), image.get_height())
                 draw_seats(surface, layout, [(placed.left + x * scale, placed.top + y * scale)
                                              for x, y in table.table_corners], theme.TEXT_DIM)
+            if self.session.mode == "camera":
+                # On the picture's corner, as a phone's camera has it: the line below stays free for what to do.
+                keep = pygame.Rect(0, 0, px(56), px(56))
+                keep.topright = (placed.right - px(8), placed.top + px(8))
+                self.add_button(Button(keep, "", self.keep_picture, icon=icons.camera))
             unsure = self._outline_cards(surface, layout, placed, scale)
         caption, warning = self.caption_and_warning(unsure)
         caption_width = layout.width - px(220)
@@ -129,6 +136,18 @@ class CameraViewScene(SessionScene):
                 self.app.camera_worker.reload_recogniser()
         self.dirty = True
 
+    def keep_picture(self) -> None:
+        """Keep the camera's current picture (vision.photos.photos_folder), to measure the recogniser on later
+        (`companion vision bench --photos`): a picture in which a card was read wrong is what the team needs."""
+        from vision.photos import photos_folder, save_picture
+        from vision.sources import CameraError
+
+        try:
+            self._kept = ("kept", save_picture(self.session.latest_frame, photos_folder()).name)
+        except (OSError, CameraError, ValueError) as error:
+            self._kept = ("failed", str(error))
+        self.dirty = True
+
     def caption(self, unsure: int) -> str:
         """The line under the picture, `unsure` cards being marked "?" on it."""
         return self.caption_and_warning(unsure)[0]
@@ -143,6 +162,10 @@ class CameraViewScene(SessionScene):
         camera = self.session.mode == "camera"
         if self.app.teach_status is not None:
             return self.teach_caption(), camera
+        if self._kept is not None:
+            state, detail = self._kept
+            return self.t("nm.camera.kept" if state == "kept" else "nm.camera.keep_failed",
+                          name=detail, error=detail), state != "kept"
         framing = self.framing_advice()
         if framing:
             return framing, True
