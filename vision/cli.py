@@ -415,6 +415,9 @@ def _bench(args) -> int:
     return 0
 
 
+MISTAKES_SHOWN = 50  # lines of `bench --photos`' list of what was read wrong
+
+
 def _bench_photos(args, recogniser) -> int:
     from . import bench
     from .photos import LabelError, read_labels, run_photos
@@ -435,11 +438,18 @@ def _bench_photos(args, recogniser) -> int:
     def told(done: int, total: int) -> None:
         print(f"\r  read {done} of {total} pictures", end="\n" if done == total else "", file=sys.stderr, flush=True)
 
-    tally = run_photos(photos, recogniser, args.repeats, progress=told)
+    mistakes: list[str] = []
+    tally = run_photos(photos, recogniser, args.repeats, progress=told, mistakes=mistakes)
     cards = sum(len(photo.cards) for photo in photos)
     straightened = ", straightened with the saved lens" if recogniser.lens is not None else ""
     print(bench.report(tally, f"your photos ({args.photos}): {len(photos)} pictures, {cards} cards labelled"
                               + straightened))
+    if mistakes:
+        print(f"  what was read wrong ({len(mistakes)}):")
+        for line in mistakes[:MISTAKES_SHOWN]:
+            print(f"    {line}")
+        if len(mistakes) > MISTAKES_SHOWN:
+            print(f"    ... and {len(mistakes) - MISTAKES_SHOWN} more")
     return 1 if tally.errors else 0
 
 

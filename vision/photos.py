@@ -35,7 +35,7 @@ class LabelError(Exception):
     """A label file that cannot be read; the message names the file and line."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # compared by identity: its corners are an array
 class LabelledCard:
     """A card as labelled: what `vision.bench.score` asks of a scene's truth."""
 
@@ -134,9 +134,11 @@ def label_line(image: str, cards) -> str:
         for card in cards]})
 
 
-def run_photos(photos: list[LabelledPhoto], recogniser, repeats: int = 1, progress=None):
+def run_photos(photos: list[LabelledPhoto], recogniser, repeats: int = 1, progress=None,
+               mistakes: list[str] | None = None):
     """`vision.bench.Tally` of the recogniser's readings of the labelled pictures, each read `repeats` times (the
-    median time kept). A picture that cannot be read is an error of the tally; its cards are not counted."""
+    median time kept). A picture that cannot be read is an error of the tally; its cards are not counted. Each card
+    missed, read wrong or read where none is labelled is said in a line appended to `mistakes` (`mistakes_in`)."""
     from .bench import Tally, one_core, score
 
     one_core()
@@ -155,9 +157,41 @@ def run_photos(photos: list[LabelledPhoto], recogniser, repeats: int = 1, progre
             if result.error:
                 tally.errors.append(f"{photo.image}: {result.error}")
             score(tally, result.cards, list(photo.cards))
+            if mistakes is not None:
+                mistakes += mistakes_in(photo, result.cards)
         if progress:
             progress(index + 1, len(photos))
     return tally
+
+
+def mistakes_in(photo: LabelledPhoto, cards) -> list[str]:
+    """What the readings `cards` of a picture got wrong, a line each: labelled cards missed (not those covered) or
+    read wrong (those covered only where read surely, as the bench counts them), and cards read where none is
+    labelled. Labelled cards are named by their place in the label line, counted from 1."""
+    from .bench import CONFIDENT, match
+
+    name, lines, found = photo.image.name, [], set()
+    number_of = {id(truth): number for number, truth in enumerate(photo.cards, start=1)}
+    for card, truth in match(cards, list(photo.cards)):
+        if truth is None:
+            lines.append(f"{name}: a card read where none is labelled, {_facts(card)} at "
+                         f"{np.asarray(card.corners).mean(axis=0).round().astype(int).tolist()}, "
+                         f"confidence {card.confidence:.2f}")
+            continue
+        found.add(id(truth))
+        sure = card.confidence >= CONFIDENT
+        if _facts(card) != _facts(truth) and (sure or not truth.covered):
+            lines.append(f"{name}: card {number_of[id(truth)]} ({_facts(truth)}"
+                         f"{', covered' if truth.covered else ''}) read as {_facts(card)}, confidence "
+                         f"{card.confidence:.2f}{' (surely)' if sure else ''}")
+    for truth in photo.cards:
+        if id(truth) not in found and not truth.covered:
+            lines.append(f"{name}: card {number_of[id(truth)]} ({_facts(truth)}) not found")
+    return lines
+
+
+def _facts(card) -> str:
+    return f"{card.legion} {'+'.join(card.parts)} {card.ability or 'no ability'}"
 
 
 def next_photo_number(folder: Path) -> int:

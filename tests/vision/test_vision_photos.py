@@ -92,6 +92,31 @@ def test_a_card_read_otherwise_than_labelled_counts_against_that_fact_only(tmp_p
     assert (tally.visible, tally.found, tally.all_facts, tally.trusted) == (2, 1, 1, 0)
 
 
+def test_each_card_missed_read_wrong_or_read_where_none_is_labelled_is_named(tmp_path):
+    def at(x: float, y: float) -> np.ndarray:
+        return np.array([[x, y], [x + 200, y], [x + 200, y + 130], [x, y + 130]], float)
+
+    cards = (LabelledCard("red", ("torso",), "jester", at(0, 0)),
+             LabelledCard("blue", ("legs", "torso"), None, at(0, 200)),
+             LabelledCard("green", ("head",), "herald", at(300, 0)),
+             LabelledCard("brown", ("legs",), "mourner", at(300, 200), covered=True),
+             LabelledCard("brown", ("head",), None, at(600, 0), covered=True))
+    image = tmp_path / "photo-0004.png"
+    cv2.imwrite(str(image), np.zeros((400, 900, 3), np.uint8))
+    readings = [_seen(cards[0]),  # right
+                _seen(cards[1], confidence=0.5, ability="scavenger"),  # wrong, unsure
+                _seen(cards[3], confidence=0.9, ability=None),  # covered, wrong, surely: counted
+                _seen(cards[4], confidence=0.5, legion="red"),  # covered, wrong, unsure: as the bench, not said
+                SeenCard("red", ("head",), "devourer", tuple(map(tuple, at(600, 250).tolist())), 0.7)]
+    mistakes = []
+    run_photos([LabelledPhoto(image, cards)], ReadsAsLabelled([readings]), mistakes=mistakes)
+    assert mistakes == [
+        "photo-0004.png: card 2 (blue legs+torso no ability) read as blue legs+torso scavenger, confidence 0.50",
+        "photo-0004.png: card 4 (brown legs mourner, covered) read as brown legs no ability, confidence 0.90 (surely)",
+        "photo-0004.png: a card read where none is labelled, red head devourer at [700, 315], confidence 0.70",
+        "photo-0004.png: card 3 (green head herald) not found"]
+
+
 def test_a_card_labelled_covered_is_left_out_of_recall_but_a_sure_wrong_reading_of_it_counts(tmp_path):
     corners = np.array([[10, 10], [210, 10], [210, 140], [10, 140]], float)
     covered = LabelledCard("brown", ("head",), "herald", corners, covered=True)
@@ -121,6 +146,15 @@ def test_scan_output_is_a_label_file_and_pictures_are_found_by_name_beside_it(sc
     found = len(json.loads(scanned)["cards"])
     assert "1 pictures" in out and f"detection recall     100.00% ({found}/{found})" in out
     assert f"legion accuracy      100.00% ({found}/{found})" in out and "ability accuracy     100.00%" in out
+    assert "what was read wrong" not in out
+    label = json.loads(scanned)
+    first = label["cards"][0]
+    first["legion"] = "blue" if first["legion"] != "blue" else "red"  # the label says otherwise than was read
+    (folder / LABELS_NAME).write_text(json.dumps(label) + "\n")
+    assert main(["vision", "bench", "--photos", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert f"legion accuracy      {100 * (found - 1) / found:6.2f}% ({found - 1}/{found})" in out
+    assert "what was read wrong (1):" in out and "photo-0001.png: card 1 (" in out
 
 
 def test_a_picture_that_cannot_be_read_is_an_error_and_the_others_are_still_scored(tmp_path):
