@@ -63,6 +63,10 @@ def register(subparsers) -> None:
                             "picture's cards, one JSON line per picture as `scan --json` prints them, corrected by "
                             "hand; a card under a hand may carry \"covered\": true (docs/vision.md, \"Your own "
                             "photos\")")
+    bench.add_argument("--known-scans", action="store_true",
+                       help="read as the companion does, with the held-out scans' prints taught "
+                            "(vision.known_scans, taught from other scenes of them): how the cards of the 80 scans "
+                            "are read at the table, not how cards never seen are")
     bench.add_argument("--lens", metavar="FILE", help="with --photos: straighten with this lens correction "
                                                      "(default: the one `companion vision lens` saved)")
     bench.add_argument("--scenes", type=int, default=60)
@@ -132,12 +136,14 @@ def register(subparsers) -> None:
     forget.set_defaults(handler=_forget)
 
 
-def _recogniser(args, calibration=None, lens=None):
+def _recogniser(args, calibration=None, lens=None, known_scans: bool = True):
+    """The recogniser the companion runs (`known_scans`: the held-out scans' prints taught too), with the given or
+    taught parameters; the bench's synthetic scenes measure the model without the held-out scans."""
     from .pipeline import Recogniser
     from .taught import default_params
 
     return Recogniser(params=args.params or default_params(), calibration=calibration, thorough=args.thorough,
-                      lens=lens)
+                      lens=lens, known_scans=known_scans)
 
 
 def _scan(args) -> int:
@@ -342,7 +348,7 @@ def _bench(args) -> int:
     from . import bench
     from .cards import scans_available
 
-    recogniser = _recogniser(args)
+    recogniser = _recogniser(args, known_scans=bool(args.photos or args.known_scans))
     if recogniser.model is None:
         print(f"error: {recogniser.model_error}", file=sys.stderr)
         return 2
@@ -370,8 +376,10 @@ def _bench(args) -> int:
             except TeachError as error:
                 print(f"error: {error}", file=sys.stderr)
                 return 1
-            recogniser = Recogniser(params=taught, thorough=args.thorough)
+            recogniser = Recogniser(params=taught, thorough=args.thorough, known_scans=args.known_scans)
         label += f", {4 * args.teach_per_legion} training cards taught so"
+    if args.known_scans:
+        label += f", held-out scans known ({recogniser.model.about.get('known scans')})"
     if args.touching:
         label += ", creatures pushed together"
     if args.thorough:

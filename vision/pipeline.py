@@ -427,10 +427,11 @@ class Recogniser:
     corners that straight edges make (see `_scan`): on the benchmark's scenes it finds a card in a thousand on plain
     tables and one in a hundred on crowded ones, and costs about a sixth more time a frame."""
 
-    def __init__(self, params=None, calibration=None, thorough: bool = False, lens=None):
+    def __init__(self, params=None, calibration=None, thorough: bool = False, lens=None, known_scans: bool = False):
         """`lens`: a `vision.lens.LensCorrection`; where it bends enough to matter (`vision.lens.straightening`),
         each frame is straightened with it before it is read, and the cards' corners are given on the frame as
-        taken."""
+        taken. `known_scans`: the held-out scans' prints taught to the model too (`vision.known_scans`), as the
+        companion runs it; the bench measures the model without them."""
         from .model import CardModel, ModelError
 
         self.calibration = calibration
@@ -447,6 +448,10 @@ class Recogniser:
                 self.model = CardModel.load(params)
         except ModelError as error:
             self.model_error = str(error)
+        if known_scans and self.model is not None:
+            from .known_scans import with_known_scans
+
+            self.model = with_known_scans(self.model)
         self.badge_gate = recorded_badge_gate(self.model.about) if self.model is not None else BADGE_GATE
         # A model taught a printing whose badges matched the figure less (a lower gate) asks no lead of them either.
         self.badge_lead = MIN_BADGE_LEAD if self.badge_gate >= BADGE_GATE else 0.0

@@ -83,8 +83,9 @@ class CameraWorker:
 
     def load_recogniser(self):
         """The recogniser with the parameters `companion vision teach` saved, if the user taught it and they load;
-        else the built-in ones (a damaged taught file must not blind the camera); with the lens correction
-        `companion vision lens` saved, if any loads."""
+        else the built-in ones (a damaged taught file must not blind the camera); either way with the held-out
+        scans' prints taught too (`vision.known_scans`), and with the lens correction `companion vision lens` saved,
+        if any loads."""
         from vision.lens import default_lens
         from vision.pipeline import Recogniser
         from vision.taught import default_params
@@ -92,11 +93,12 @@ class CameraWorker:
         taught = default_params()
         lens = default_lens()  # measured by `companion vision lens`: every frame straightened with it
         if taught is not None:
-            recogniser = Recogniser(params=taught, calibration=self.calibration, thorough=self.thorough, lens=lens)
+            recogniser = Recogniser(params=taught, calibration=self.calibration, thorough=self.thorough, lens=lens,
+                                    known_scans=True)
             if recogniser.model is not None:
                 return recogniser
             log.warning("the taught recogniser cannot be used (%s); using the built-in one", recogniser.model_error)
-        return Recogniser(calibration=self.calibration, thorough=self.thorough, lens=lens)
+        return Recogniser(calibration=self.calibration, thorough=self.thorough, lens=lens, known_scans=True)
 
     def use_calibration(self, calibration) -> None:
         """Read with this table calibration (or none) from the next frame on; called from the screen's thread, so
