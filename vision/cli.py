@@ -348,12 +348,12 @@ def _bench(args) -> int:
     from . import bench
     from .cards import scans_available
 
-    recogniser = _recogniser(args, known_scans=bool(args.photos or args.known_scans))
+    if args.photos:
+        return _bench_photos(args)
+    recogniser = _recogniser(args, known_scans=args.known_scans)
     if recogniser.model is None:
         print(f"error: {recogniser.model_error}", file=sys.stderr)
         return 2
-    if args.photos:
-        return _bench_photos(args, recogniser)
     if args.lens:
         print("error: --lens straightens your photos (--photos); the synthetic scenes take --lens-bend",
               file=sys.stderr)
@@ -426,7 +426,7 @@ def _bench(args) -> int:
 MISTAKES_SHOWN = 50  # lines of `bench --photos`' list of what was read wrong
 
 
-def _bench_photos(args, recogniser) -> int:
+def _bench_photos(args) -> int:
     from . import bench
     from .photos import LabelError, read_labels, run_photos
 
@@ -435,9 +435,13 @@ def _bench_photos(args, recogniser) -> int:
     except LabelError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    recogniser.lens, lens_error = _saved_lens(args.lens)
+    lens, lens_error = _saved_lens(args.lens)
     if lens_error:
         print(f"error: {lens_error}", file=sys.stderr)
+        return 2
+    recogniser = _recogniser(args, lens=lens)
+    if recogniser.model is None:
+        print(f"error: {recogniser.model_error}", file=sys.stderr)
         return 2
     if args.repeats < 1:
         print("error: --repeats needs at least 1", file=sys.stderr)

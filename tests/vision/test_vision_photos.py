@@ -226,3 +226,17 @@ def test_the_capture_command_saves_pictures_and_says_how_to_measure_them(tmp_pat
     assert main(["vision", "capture", "usb:x", "--out", str(tmp_path)]) == 2
     assert "not a camera" in capsys.readouterr().err
     assert main(["vision", "capture", "synthetic", "--out", str(tmp_path), "--count", "0"]) == 2
+
+
+@pytest.mark.parametrize("k1, straightened", [(-0.3, True), (-0.001, False)])
+def test_bench_photos_straightens_with_the_saved_lens_only_where_it_bends_enough(scenes, tmp_path, monkeypatch,
+                                                                                 capsys, k1, straightened):
+    from vision.lens import LensCorrection
+
+    capture(SceneSource(scenes[:1]), tmp_path, count=1, suffix=".png")
+    height, width = scenes[0].frame.shape[:2]
+    camera = np.array([[width, 0, width / 2], [0, width, height / 2], [0, 0, 1]], float)
+    lens = LensCorrection(camera, np.array([k1, 0, 0, 0, 0], float), (width, height)).save(tmp_path / "lens.json")
+    monkeypatch.setenv("COMPANION_LENS", str(lens))  # as `companion vision lens` saves it
+    assert main(["vision", "bench", "--photos", str(tmp_path)]) == 0
+    assert ("straightened with the saved lens" in capsys.readouterr().out) == straightened
