@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .user_files import user_path
+
 log = logging.getLogger(__name__)
 
 LONGEST_BEND = 0.3  # from -1/3, r * (1 + bend * r^2) stops growing before the corners: no lens to model
@@ -293,10 +295,7 @@ def measure(boards: list[np.ndarray], size: tuple[int, int] | None) -> LensCorre
 
 
 def lens_path() -> Path:
-    override = os.environ.get("COMPANION_LENS")
-    if override:
-        return Path(override)
-    return Path.home() / ".local" / "share" / "tabletop-companion" / "lens.json"
+    return user_path("lens.json", "COMPANION_LENS")
 
 
 def default_lens() -> LensCorrection | None:

@@ -16,7 +16,6 @@ surely. Any other key (`confidence`, `seat`, `ms`, ...) is ignored, so a scan's 
 from __future__ import annotations
 
 import json
-import os
 import re
 import statistics
 from dataclasses import dataclass
@@ -26,6 +25,7 @@ import numpy as np
 
 from .sources import CameraError, FrameSource, ImageSource
 from .table_state import ABILITIES, LEGIONS, PARTS
+from .user_files import user_path
 
 LABELS_NAME = "labels.jsonl"
 PHOTO_NAME = "photo-{:04d}{}"
@@ -204,8 +204,7 @@ def next_photo_number(folder: Path) -> int:
 def photos_folder() -> Path:
     """Where the touchscreen keeps the pictures asked for on the camera view: $COMPANION_PHOTOS, else beside the
     taught recogniser."""
-    override = os.environ.get("COMPANION_PHOTOS")
-    return Path(override) if override else Path.home() / ".local" / "share" / "tabletop-companion" / "photos"
+    return user_path("photos", "COMPANION_PHOTOS")
 
 
 def save_picture(frame: np.ndarray, folder: str | Path, suffix: str = ".jpg") -> Path:

@@ -2,11 +2,11 @@
 pictures mixed in and saved where `default_params()` finds it."""
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import numpy as np
 
+from .user_files import user_path
 
 TAUGHT_GATE_MARGIN = 0.7  # the badge gate of a taught model, as a share of its weakest taught card's badge match
 
@@ -16,10 +16,7 @@ class TeachError(Exception):
 
 
 def taught_path() -> Path:
-    override = os.environ.get("COMPANION_VISION_PARAMS")
-    if override:
-        return Path(override)
-    return Path.home() / ".local" / "share" / "tabletop-companion" / "vision-model.json"
+    return user_path("vision-model.json", "COMPANION_VISION_PARAMS")
 
 
 def default_params():
