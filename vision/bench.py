@@ -151,11 +151,7 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
             table_corners = corners if markers_found else scene.table_corners
             recogniser.calibration = Calibration(tuple(map(tuple, table_corners.tolist())),
                                                  (scene.frame.shape[1], scene.frame.shape[0]))
-        timings = []
-        for _ in range(repeats):
-            result = recogniser.scan(scene.frame)
-            timings.append(result.ms)
-        tally.times.append(statistics.median(timings))
+        result = timed_scan(tally, recogniser, scene.frame, repeats)
         for phase, ms in result.phases.items():
             tally.phases[phase] = tally.phases.get(phase, 0.0) + ms
         if result.error:
@@ -169,6 +165,16 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
             progress(index + 1, scenes)
     recogniser.calibration = own_calibration
     return tally
+
+
+def timed_scan(tally: Tally, recogniser: Recogniser, frame, repeats: int):
+    """The frame read `repeats` times, the median time added to the tally; the last reading."""
+    timings = []
+    for _ in range(repeats):
+        result = recogniser.scan(frame)
+        timings.append(result.ms)
+    tally.times.append(statistics.median(timings))
+    return result
 
 
 def one_core() -> None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import re
-import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -139,7 +138,7 @@ def run_photos(photos: list[LabelledPhoto], recogniser, repeats: int = 1, progre
     """`vision.bench.Tally` of the recogniser's readings of the labelled pictures, each read `repeats` times (the
     median time kept). A picture that cannot be read is an error of the tally; its cards are not counted. Each card
     missed, read wrong or read where none is labelled is said in a line appended to `mistakes` (`mistakes_in`)."""
-    from .bench import Tally, one_core, score
+    from .bench import Tally, one_core, score, timed_scan
 
     one_core()
     tally = Tally()
@@ -149,11 +148,7 @@ def run_photos(photos: list[LabelledPhoto], recogniser, repeats: int = 1, progre
         except CameraError as error:
             tally.errors.append(str(error))
         else:
-            timings = []
-            for _ in range(repeats):
-                result = recogniser.scan(frame)
-                timings.append(result.ms)
-            tally.times.append(statistics.median(timings))
+            result = timed_scan(tally, recogniser, frame, repeats)
             if result.error:
                 tally.errors.append(f"{photo.image}: {result.error}")
             score(tally, result.cards, list(photo.cards))
