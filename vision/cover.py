@@ -1,4 +1,5 @@
-"""Whether something lies over a card's ability icon: a hand, a sleeve, a finger reaching in from the table's edge.
+"""Whether something lies over a card's ability icon, or over the card: a hand, a sleeve, a finger reaching in from
+the table's edge.
 
 A card whose icon's place is hidden reads as having no ability, and the art it shows there may read so surely: the
 recogniser then trusts a reading it has no evidence for. What lies over a card and is not part of it is smooth and of
@@ -9,7 +10,14 @@ assumed: hands differ, and so do lights.
 
 Measured (stop 60) on the no-ability readings of the bench's scenes (seeds 2024 and 3000, held-out cards; 777,
 training cards; 1,118 readings): of the 4 hand-covered cards read surely and wrongly as having no ability, 3 show
-the sign; of the 1,097 read rightly so, 14 do (8 of them read surely: 4 under a hand, 4 in plain view)."""
+the sign; of the 1,097 read rightly so, 14 do (8 of them read surely: 4 under a hand, 4 in plain view).
+
+A hand anywhere over a card changes what the colours and prints read (a brown card read green at 0.69 with a hand over
+half its art), but the same shape alone cannot tell a hand there: a card's smooth fog or night runs into a smooth
+table or the next card's art at the camera's scale, and over 240 held-out scenes 120 of 2,381 cards read rightly and
+surely in plain view showed it. So `card_covered` only doubts readings that are not sure anyway (the pipeline's
+SURE_DESPITE_COVER): a region smooth in lightness and colour alike, covering HAND_SHARE of the card, that reaches
+over its outline without surrounding it (stop 62)."""
 from __future__ import annotations
 
 import numpy as np
@@ -28,6 +36,8 @@ ICON_SHARE = 0.3
 OUTSIDE_SHARE = 0.05  # and at least this much of it (as a share of the card's area) beyond the card's outline
 SIDE_SHARE = 0.3  # a side of the margin this much covered by the region counts as surrounded there
 MOST_SIDES = 2  # a region surrounding the card on more sides than this is the table, not something lying over it
+SMOOTH_GRADIENT = 6.0  # Lab levels: the most a 3x3-blurred pixel's channel may differ across it (both ways summed)
+HAND_SHARE = 0.08  # of the card's area: how much of it a region must cover to count as lying over the card
 
 
 def _picture_box(box) -> tuple[slice, slice]:
@@ -50,10 +60,47 @@ def _beyond_card(mask: np.ndarray) -> int:
 def icon_place_covered(frame: np.ndarray, corners: np.ndarray) -> bool:
     """Whether a smooth region of one colour covers the icon's place of the card whose own TL, TR, BR, BL corners
     lie at `corners` in the BGR frame, and reaches over the card's outline without surrounding the card."""
+    return covered_in_picture(_with_margin(frame, corners))
+
+
+def card_covered(frame: np.ndarray, corners: np.ndarray) -> bool:
+    """Whether a smooth region (in lightness and colour) covers HAND_SHARE of the card whose own TL, TR, BR, BL corners
+    lie at `corners` in the BGR frame, and reaches over the card's outline without surrounding the card."""
+    return card_covered_in_picture(_with_margin(frame, corners))
+
+
+def _with_margin(frame: np.ndarray, corners: np.ndarray) -> np.ndarray:
     from .features import warp_box
 
-    return covered_in_picture(warp_box(frame, np.asarray(corners, np.float64),
-                                       (-MARGIN, -MARGIN, CARD_WIDTH + MARGIN, CARD_HEIGHT + MARGIN), _SIZE))
+    return warp_box(frame, np.asarray(corners, np.float64),
+                    (-MARGIN, -MARGIN, CARD_WIDTH + MARGIN, CARD_HEIGHT + MARGIN), _SIZE)
+
+
+def _surrounds(region: np.ndarray) -> bool:
+    """Whether the region covers the margin on more than MOST_SIDES of the card's sides (a table, not a hand)."""
+    rows, columns = _CARD
+    margins = (region[:rows.start, columns], region[rows.stop:, columns],
+               region[rows, :columns.start], region[rows, columns.stop:])
+    return sum(float(margin.mean()) > SIDE_SHARE for margin in margins) > MOST_SIDES
+
+
+def card_covered_in_picture(picture: np.ndarray) -> bool:
+    """`card_covered` of the card and its margin already warped upright to a BGR picture (`_SIZE`)."""
+    import cv2
+
+    lab = cv2.blur(cv2.cvtColor(picture, cv2.COLOR_BGR2LAB).astype(np.float32), (SMOOTH_WINDOW, SMOOTH_WINDOW))
+    step = (np.abs(cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=1)) + np.abs(cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=1))
+            ).max(axis=2)
+    smooth = (step < SMOOTH_GRADIENT).astype(np.uint8)
+    if smooth[_CARD].mean() < HAND_SHARE:
+        return False  # most cards: their art is not smooth enough for a hand to hide in it
+    count, labels = cv2.connectedComponents(smooth, connectivity=4)
+    inside = np.bincount(labels[_CARD].ravel(), minlength=count)
+    beyond = np.bincount(labels.ravel(), minlength=count) - inside
+    for label in np.flatnonzero((inside >= HAND_SHARE * _CARD_AREA) & (beyond >= OUTSIDE_SHARE * _CARD_AREA)):
+        if label and not _surrounds(labels == label):
+            return True
+    return False
 
 
 def covered_in_picture(picture: np.ndarray) -> bool:
@@ -78,9 +125,4 @@ def covered_in_picture(picture: np.ndarray) -> bool:
     if counts.max() < ICON_SHARE * over_icon.size:
         return False
     region = labels == ids[counts.argmax()]
-    if _beyond_card(region) < OUTSIDE_SHARE * _CARD_AREA:
-        return False
-    rows, columns = _CARD
-    margins = (region[:rows.start, columns], region[rows.stop:, columns],
-               region[rows, :columns.start], region[rows, columns.stop:])
-    return sum(float(margin.mean()) > SIDE_SHARE for margin in margins) <= MOST_SIDES
+    return _beyond_card(region) >= OUTSIDE_SHARE * _CARD_AREA and not _surrounds(region)
