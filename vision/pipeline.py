@@ -255,14 +255,9 @@ def _print_share(least: np.ndarray, places: list[np.ndarray], readings: list[dic
     return icon_print_share(least, places[i], readings[i].get(BADGE_OFFSET))
 
 
-def _icon_covered(image: np.ndarray, places: list[np.ndarray], i: int) -> bool:
-    """`icon_place_covered` of the i-th of the places."""
-    return icon_place_covered(image, places[i])
-
-
-def _card_covered(image: np.ndarray, places: list[np.ndarray], i: int) -> bool:
-    """`card_covered` of the i-th of the places."""
-    return card_covered(image, places[i])
+def _at_place(sign, image: np.ndarray, places: list[np.ndarray], i: int) -> bool:
+    """A sign of a hand (`icon_place_covered`, `card_covered`) asked of the i-th of the places."""
+    return sign(image, places[i])
 
 
 def _likelier_way_up_first(card: np.ndarray, middle: np.ndarray) -> tuple[bool, bool]:
@@ -856,8 +851,8 @@ class Recogniser:
         if seen and self.model.exemplars is not None:
             seen = self._by_exemplars(seen, readings_seen,
                                       functools.partial(_print_share, self._least_channel(image), taken, readings_seen),
-                                      functools.partial(_icon_covered, image, taken),
-                                      functools.partial(_card_covered, image, taken))
+                                      functools.partial(_at_place, icon_place_covered, image, taken),
+                                      functools.partial(_at_place, card_covered, image, taken))
             seen = self._read_again_on_sides(image, full_gray(), seen, taken, factor)
         lap("prototypes and sides")
         if lens is not None:
@@ -1032,8 +1027,9 @@ class Recogniser:
                 continue
             found, readings, laid = map(list, zip(*candidates))
             print_share = functools.partial(_print_share, self._least_channel(image), laid, readings)
-            again = self._by_exemplars(found, readings, print_share, functools.partial(_icon_covered, image, laid),
-                                       functools.partial(_card_covered, image, laid))
+            again = self._by_exemplars(found, readings, print_share,
+                                       functools.partial(_at_place, icon_place_covered, image, laid),
+                                       functools.partial(_at_place, card_covered, image, laid))
             best = max(again, key=lambda each: each.confidence)
             if best.confidence >= card.confidence + AGAIN_GAIN:
                 read[i] = dataclasses.replace(best, confidence=card.confidence)
