@@ -60,7 +60,7 @@ def _beyond_card(mask: np.ndarray) -> int:
 def icon_place_covered(frame: np.ndarray, corners: np.ndarray) -> bool:
     """Whether a smooth region of one colour covers the icon's place of the card whose own TL, TR, BR, BL corners
     lie at `corners` in the BGR frame, and reaches over the card's outline without surrounding the card."""
-    return covered_in_picture(_with_margin(frame, corners))
+    return icon_covered_in_picture(_with_margin(frame, corners))
 
 
 def card_covered(frame: np.ndarray, corners: np.ndarray) -> bool:
@@ -103,7 +103,7 @@ def card_covered_in_picture(picture: np.ndarray) -> bool:
     return False
 
 
-def covered_in_picture(picture: np.ndarray) -> bool:
+def icon_covered_in_picture(picture: np.ndarray) -> bool:
     """`icon_place_covered` of the card and its margin already warped upright to a BGR picture (`_SIZE`)."""
     import cv2
 
