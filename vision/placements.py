@@ -455,6 +455,15 @@ def side_neighbours(card: np.ndarray) -> list[np.ndarray]:
     return [left, right]
 
 
+def slid_beside(card: np.ndarray, side: int, shares) -> list[np.ndarray]:
+    """The place on `side` of `card` (its index in `neighbours`, 2 or 3: across its column) slid along the column by
+    each of `shares` of the card's depth: where the card was found too large, or the creature beside it is not level
+    with its own."""
+    down = card[3] - card[0]
+    beside = neighbours(card)[side]
+    return [beside + share * down for share in shares]
+
+
 def neighbours(card: np.ndarray) -> list[np.ndarray]:
     """The places of the cards above, below, left and right of `card` (`column_neighbours`, then `side_neighbours`)."""
     return column_neighbours(card) + side_neighbours(card)

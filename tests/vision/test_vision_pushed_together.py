@@ -326,3 +326,76 @@ def test_a_card_laid_across_one_found_already_is_told_by_their_common_area(width
     if abs(common - SAME_CARD_OVERLAP) > 0.01:
         assert overlaps_any(moved, [card], SAME_CARD_OVERLAP) == (common > SAME_CARD_OVERLAP)
     assert not overlaps_any(moved, [], SAME_CARD_OVERLAP)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(60, 330), st.floats(-np.pi, np.pi), st.sampled_from([2, 3]), st.floats(-0.6, 0.6))
+def test_the_place_beside_a_card_slid_along_its_column_stays_against_it(turned_card, width, angle, side, share):
+    """A creature pushed against another need not lie level with it (SLID_SHARES): a place `slid_beside` lays is the
+    card's size and way up, its side against the card's own side on the line of it, and its middle `share` of a card's
+    depth further along the column than the place beside the card."""
+    from vision.placements import neighbours, slid_beside
+
+    card = turned_card((500.0, 400.0), width, angle)
+    down = card[3] - card[0]
+    depth = np.linalg.norm(down)
+    beside = neighbours(card)[side]
+    slid = slid_beside(card, side, [share])[0]
+    assert np.allclose(slid[1] - slid[0], card[1] - card[0]) and np.allclose(slid[3] - slid[0], down)
+    along = (slid.mean(axis=0) - beside.mean(axis=0)) @ down / depth
+    assert abs(along - share * depth) < 1e-6 * width
+    shared = (slid[0], slid[3]) if side == 3 else (slid[1], slid[2])  # its side facing the card
+    card_side = (card[1], card[2]) if side == 3 else (card[0], card[3])
+    normal = np.array([-down[1], down[0]]) / depth
+    for point in shared:
+        assert abs((point - card_side[0]) @ normal) < 1e-6 * width
+
+
+def _found(recogniser, scene) -> dict:
+    """Every card reported, by where it was reported (its corners), with its facts and confidence."""
+    return {seen.corners: (seen.legion, seen.parts, seen.ability, seen.confidence)
+            for seen in recogniser.scan(scene.frame).cards}
+
+
+@pytest.mark.parametrize("seed, index, found_now, found_elsewhere", [(371, 1, 41, 2), (383, 0, 63, 0)])
+def test_the_neighbours_of_a_card_read_doubtfully_are_laid_from_where_it_reads_surer(
+        recogniser, needs_scans, monkeypatch, seed, index, found_now, found_elsewhere):
+    """Training seeds 371 (second crowded scene) and 383 (first): a card found from a corner, at a neighbour's size,
+    read doubtfully as a card (below PLACE_AGAIN_BELOW) and a few pixels off its own edges, so the places next to it were
+    further off and read as no card. Laid from where it reads surer (on its own sides, or at the nearest card's size),
+    they find the card next to it, read right; without that it is missed. The card is still reported where it was
+    found and as read there: the cards found without the rule are reported with it at the same corners and read the
+    same, but for `found_elsewhere` (on seed 371 two cards found late, from corners, are found from others once the
+    new card is there). A card replaced by its surer place would be one more."""
+    import vision.pipeline
+
+    scene = _crowded_training_scene(seed, index)
+    assert found_now in _found_right(recogniser, scene)
+    with_rule = _found(recogniser, scene)
+    monkeypatch.setattr(vision.pipeline, "PLACE_AGAIN_BELOW", 0.0)
+    assert found_now not in _found_right(recogniser, scene)
+    without = _found(recogniser, scene)
+    both = with_rule.keys() & without.keys()
+    assert len(without) - len(both) <= found_elsewhere
+    assert all(with_rule[corners] == without[corners] for corners in both)
+
+
+def test_a_card_beside_one_found_too_large_is_found_slid_along_its_column(recogniser, needs_scans, monkeypatch):
+    """Held-out scene 48 of the crowded bench (`companion vision bench --touching`, seed 2024; no training scene was
+    found where this rule finds a card, so this is the bench's own scene, checked and not tuned on): card 13 is found
+    a fifth too large, reading surely as a card all the same, and the place beside it falls a third of a card off
+    card 6 along the column. Read again slid along the column (SLID_SHARES), it is card 6, and card 47 beside that
+    follows, both read right; without the slid places both are missed."""
+    import vision.pipeline
+    from vision.bench import bench_cards
+    from vision.synthetic import SceneGenerator
+
+    generator = SceneGenerator(0, card_ids=[card.id for card in bench_cards(True)], use_scans=True, touching=True)
+    generator.rng.bit_generator.state = {
+        "bit_generator": "PCG64", "has_uint32": 1, "uinteger": 1492362791,
+        "state": {"state": 175108205275546089940493777534017649592, "inc": 263843294879837360010514471918415607657}}
+    scene = generator.random_scene(width_range=(140.0, 330.0))
+    assert {6, 47} <= {truth.card_id for truth in scene.cards if not truth.occluded}
+    assert {6, 47} <= _found_right(recogniser, scene)
+    monkeypatch.setattr(vision.pipeline, "SLID_SHARES", ())
+    assert not {6, 47} & _found_right(recogniser, scene)
