@@ -419,6 +419,13 @@ def _resized_places(gray: np.ndarray, card: np.ndarray, others: list[np.ndarray]
             if in_frame(place, shape) and card_shaped(place)]
 
 
+def _put_right(gray: np.ndarray, card: np.ndarray, others: list[np.ndarray], shape) -> list[np.ndarray]:
+    """The places a card found a little off may lie in: laid on each of its own sides (`_laid_on_sides`) and at the
+    nearest of the `others`' size (`_resized_places`), those whose middle lies in none of the `others`."""
+    places = _laid_on_sides(gray, card) + _resized_places(gray, card, others, shape)
+    return [place for place in places if not inside_any(quad_centre(place), others)]
+
+
 def _roughness(image: np.ndarray, corners: np.ndarray) -> float:
     """How grainy the quad's content is: printed art is smooth at this scale, sensor noise is not."""
     import cv2
@@ -1042,8 +1049,7 @@ class Recogniser:
             if card.confidence >= AGAIN_BELOW:
                 continue
             others = taken[:i] + taken[i + 1:]
-            places = _laid_on_sides(gray, taken[i]) + _resized_places(gray, taken[i], others, image.shape)
-            places = [place for place in places if not inside_any(quad_centre(place), others)]
+            places = _put_right(gray, taken[i], others, image.shape)
             if not places:
                 continue
             candidates = [(self._card(image, place, probabilities, factor), probabilities, place)
@@ -1092,8 +1098,7 @@ class Recogniser:
         validity = float(probabilities["card"][0])
         if validity >= PLACE_AGAIN_BELOW:
             return points
-        places = _laid_on_sides(gray, points) + _resized_places(gray, points, others, image.shape)
-        places = [place for place in places if not inside_any(quad_centre(place), others)]
+        places = _put_right(gray, points, others, image.shape)
         return self._surest_instead(image, places, points, probabilities, least=validity + PLACE_AGAIN_GAIN)[0]
 
     def _lone_cards(self, image: np.ndarray, candidates: list[np.ndarray], taken: list[np.ndarray],
