@@ -782,8 +782,8 @@ class Recogniser:
             grown = beside = 0
             while cards and (grown < MAX_NEIGHBOUR_TRIES or beside < MAX_SIDE_TRIES):
                 found_card = points = cards.pop(0)
-                others = [card for card in taken if card is not points]
                 index = next(i for i, card in enumerate(taken) if card is points)
+                others = taken[:index] + taken[index + 1:]
                 # Read doubtfully as a card, it is mostly a little off its edges: PLACE_AGAIN_BELOW.
                 points = self._placed_to_grow_from(image, full_gray(), points, readings_seen[index], others)
                 # A card read surely can still be placed a few pixels off; its neighbours would be twice as far off.
