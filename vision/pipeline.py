@@ -89,6 +89,11 @@ DIM_CARD_SPREAD = 0.3  # ... unless the spread is this share of its mean: a dark
 # 0.99 came up to be grown from (2 more of 1,176 held-out cards with 12, none lost; 16 found no more; the same time
 # per frame, read in turn).
 MAX_NEIGHBOUR_TRIES = 12
+# A place read as one card less surely than this is also read as a block of two by two or three by three cards
+# (creatures pushed together: such a block has a card's shape), and where two or more of its cells read as cards
+# (GRID_CARD) they are taken instead. Stop 65: a block read 0.55 as one card four cards large, and every other
+# outline of the frame was then a fragment of it (FRAGMENT_AREA).
+BLOCK_DOUBT = 0.9
 GRID_CARD = 0.95  # a cell of a grid outline must read this surely as a card: creatures of unequal height shift cells
 # Places beside found cards (another creature pushed against their column) tried per growing (after the columns, and
 # after the half-side corners). 4 until stop 54: on crowded tables blocks of creatures still gave cards at the fifth to
@@ -618,7 +623,12 @@ class Recogniser:
                     if not _doubtful(best):
                         break
             score, corners, probabilities = best
-            if score >= ACCEPT_COLUMN:
+            whole = score >= ACCEPT_COLUMN
+            cells = self._block_cells(image, corners[0], taken) \
+                if whole and len(corners) == 1 and probabilities[0]["card"][0] < BLOCK_DOUBT else []
+            if cells:
+                whole, chosen = False, cells
+            elif whole:
                 chosen = list(zip(corners, probabilities))
             else:
                 # The outline was not the whole column (part of it hidden, or merged with something): keep only
@@ -634,15 +644,24 @@ class Recogniser:
                     continue
                 points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
                 if accept(points, card_probabilities):
-                    if score < ACCEPT_COLUMN:
+                    if not whole:
                         partial.append(taken[-1])  # as accepted, perhaps put back into shape
                     elif len(corners) < LONGEST_COLUMN:
                         short.append(taken[-1])
 
         judging_misshapen_later = False
-        for points, card_probabilities in misshapen:
-            if not inside_any(quad_centre(points), taken) and _sized_like_nearest(points, taken):
-                take(points, card_probabilities)
+
+        def judge_misshapen() -> None:
+            for points, card_probabilities in misshapen:
+                if not inside_any(quad_centre(points), taken) and _sized_like_nearest(points, taken):
+                    take(points, card_probabilities)
+            misshapen.clear()
+
+        # With no column read at all, misshapen cards wait for the corners' cards to size them by: taken for want of
+        # any, a block of cards and an arm's edge read 0.82 as one card of four cards' width, and every later search
+        # laid cards of that size (stop 65).
+        if taken:
+            judge_misshapen()
         lap("columns")
         # A column cut short by a hand or an arm does not read as whole cards, but its free end does (if the
         # outline is as wide as a card here: most such outlines are fragments of art).
@@ -735,6 +754,7 @@ class Recogniser:
 
         most_of_a_card, *shorter_shares = CORNER_SIDE_SHARES
         search_corners(most_of_a_card, ("quad", "outline"), partial)
+        judge_misshapen()
         lap("corners")
         # Around the outlines that explained nothing, a card's edges can still be straight lines where its outline
         # was lost (a pale card on a pale cloth) or ran into an arm or the next column: cards of the nearest card's
@@ -1115,6 +1135,17 @@ class Recogniser:
         found = list(zip(candidates, self._read(image, candidates, self.badge_gate + LONE_GATE_RISE, at_least=bar,
                                                 first_look=True)))
         return sorted([item for item in found if item[1]["card"][0] >= bar], key=lambda item: -item[1]["card"][0])
+
+    def _block_cells(self, image: np.ndarray, card: np.ndarray, taken: list[np.ndarray]) -> list:
+        """Where a place read doubtfully as one card is a block of two by two or three by three cards (creatures
+        pushed together: such a block has a card's shape), its cells that read surely as cards."""
+        width, depth = mean_sides(card)
+        cells = []
+        for count in (2, 3):
+            cells += grid_cards(card, (width / count, depth / count))
+        found = self._lone_cards(image, cells, taken, GRID_CARD)
+        # Each cell is laid both ways up: two readings can be one cell.
+        return found if len({tuple(np.round(quad_centre(points))) for points, _ in found}) >= 2 else []
 
     def _card_over_outline(self, image: np.ndarray, gray: np.ndarray, quad: np.ndarray,
                            sizes: list[tuple[float, float]], least: float, taken: list[np.ndarray]):
