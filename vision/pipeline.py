@@ -658,7 +658,7 @@ class Recogniser:
             misshapen.clear()
 
         # With no column read at all, misshapen cards wait for the corners' cards to size them by: taken for want of
-        # any, a block of cards and an arm's edge read 0.82 as one card of four cards' width, and every later search
+        # any, a block of cards and an arm's edge read 0.82 as one card nearly three cards wide, and every later search
         # laid cards of that size (stop 65).
         if taken:
             judge_misshapen()
@@ -725,7 +725,8 @@ class Recogniser:
             """Cards laid in the corners of `kinds` where their sides run along `share` of a card, at the nearby
             card's size and then sized by the corner's sides; each card found is added to `found_cards`."""
             corners_here = [(kind, corner) for kind, corner in corner_list if kind in kinds]
-            for by_side in (False, True):
+            # With no card found yet, cards sized by the corners' sides come first, and give the rest their size.
+            for by_side in (False, True) if taken else (True, False):
                 tries = {"quad": 0, "outline": 0}
                 # Sized by their own sides, the most nearly square corners first: a corner that grain or a neighbour
                 # pulled out is rarely a card's, and the tries are few.
