@@ -168,14 +168,15 @@ def test_a_group_taken_for_one_misshapen_card_is_not_reported(recogniser, needs_
     assert false_cards() == 1
 
 
-@pytest.mark.parametrize("seed, visible, missed_without", [(34, 15, 5), (114, 3, 2)])
+@pytest.mark.parametrize("seed, visible, missed_without", [(34, 15, 5), (114, 3, 0)])
 def test_blocks_whose_outline_breaks_at_every_joint_are_found_from_half_card_corners(
         recogniser, needs_scans, monkeypatch, seed, visible, missed_without):
     """Training seeds 34 and 114, first crowded scene: creatures pushed together, each card turned a degree or two its
     own way, leave outlines whose sides break at the cards' joints, so no corner's sides run along most of a card
     (CORNER_SIDE_SHARES[0]). Laid where the sides run along half a card, after the columns have grown, cards are
     found there and bring their columns: every visible card is found and read right; without that pass, 5 of 15 and
-    2 of 3 are missed (stop 53)."""
+    2 of 3 were missed (stop 53). In seed 114's scene no column is read at all: since stop 65 the corners sized by
+    their own sides are tried first there, and find all three cards without the half-card pass."""
     import vision.pipeline
 
     scene = _crowded_training_scene(seed)
