@@ -381,6 +381,24 @@ def test_the_neighbours_of_a_card_read_doubtfully_are_laid_from_where_it_reads_s
     assert all(with_rule[corners] == without[corners] for corners in both)
 
 
+def _crowded_scene_at(heldout: bool, state: int, increment: int, has_uint32: int, uinteger: int):
+    """The crowded scene drawn from the generator's state (PCG64: state, increment, has_uint32, uinteger), of the
+    held-out scans (the bench's) or the training ones, as `companion vision bench --touching` draws them: a scene
+    found among a seed's many without drawing those before it."""
+    from vision.bench import bench_cards
+
+    generator = SceneGenerator(0, card_ids=[card.id for card in bench_cards(heldout)], use_scans=True, touching=True)
+    generator.rng.bit_generator.state = {"bit_generator": "PCG64", "has_uint32": has_uint32, "uinteger": uinteger,
+                                         "state": {"state": state, "inc": increment}}
+    return generator.random_scene(width_range=(140.0, 330.0))
+
+
+# The generator's PCG64 increments of the crowded scenes below: held-out seed 2024, training seeds 500 and 601.
+HELD_OUT_2024, TRAINING_500, TRAINING_601 = (263843294879837360010514471918415607657,
+                                             339288678258339344579180490569448108909,
+                                             64312718261719074268427480061135463689)
+
+
 def test_a_card_beside_one_found_too_large_is_found_slid_along_its_column(recogniser, needs_scans, monkeypatch):
     """Held-out scene 48 of the crowded bench (`companion vision bench --touching`, seed 2024; no training scene was
     found where this rule finds a card, so this is the bench's own scene, checked and not tuned on): card 13 is found
@@ -388,61 +406,37 @@ def test_a_card_beside_one_found_too_large_is_found_slid_along_its_column(recogn
     card 6 along the column. Read again slid along the column (SLID_SHARES), it is card 6, and card 47 beside that
     follows, both read right; without the slid places both are missed."""
     import vision.pipeline
-    from vision.bench import bench_cards
-    from vision.synthetic import SceneGenerator
 
-    generator = SceneGenerator(0, card_ids=[card.id for card in bench_cards(True)], use_scans=True, touching=True)
-    generator.rng.bit_generator.state = {
-        "bit_generator": "PCG64", "has_uint32": 1, "uinteger": 1492362791,
-        "state": {"state": 175108205275546089940493777534017649592, "inc": 263843294879837360010514471918415607657}}
-    scene = generator.random_scene(width_range=(140.0, 330.0))
+    scene = _crowded_scene_at(True, 175108205275546089940493777534017649592, HELD_OUT_2024, 1, 1492362791)
     assert {6, 47} <= {truth.card_id for truth in scene.cards if not truth.occluded}
     assert {6, 47} <= _found_right(recogniser, scene)
     monkeypatch.setattr(vision.pipeline, "SLID_SHARES", ())
     assert not {6, 47} & _found_right(recogniser, scene)
 
 
-@pytest.mark.parametrize("state, uinteger, card_id", [
-    # Scene 87: card 13.
-    pytest.param(303168224947814225954714327412746432958, 3055539865, 13, id="scene-87"),
-    # Scene 197: card 39, along the column of card 106 (read 0.99 as a card), which came up to be grown from after the
-    # eight places had gone, four of them wholly of the table's colours.
-    pytest.param(253299010811058473475690479902175364075, 3102399221, 39, id="scene-197"),
+@pytest.mark.parametrize("heldout, state, increment, has_uint32, uinteger, card_id", [
+    # Held-out scene 87 (seed 2024): card 13.
+    pytest.param(True, 303168224947814225954714327412746432958, HELD_OUT_2024, 0, 3055539865, 13, id="held-out-87"),
+    # Held-out scene 197: card 39, along the column of card 106 (read 0.99 as a card), which came up to be grown from
+    # after the eight places had gone, four of them wholly of the table's colours.
+    pytest.param(True, 253299010811058473475690479902175364075, HELD_OUT_2024, 0, 3102399221, 39, id="held-out-197"),
+    # Training scene 52 of seed 500: cards 59 and 12 (the second found from the first).
+    pytest.param(False, 231060683377908600661644893534793134340, TRAINING_500, 0, 2022517133, 59, id="training-52"),
 ])
-def test_a_crowded_table_gives_column_neighbours_past_eight_places(recogniser, needs_scans, monkeypatch, state,
-                                                                   uinteger, card_id):
-    """Held-out scenes of the crowded bench (`companion vision bench --touching`, seed 2024; no training scene was
-    found where the limit finds a card, so these are the bench's own scenes, checked and not tuned on): the card is
-    found only past the eighth column neighbour tried (MAX_NEIGHBOUR_TRIES 12 since stop 65), and no card found with
-    eight is lost with twelve."""
+def test_a_crowded_table_gives_column_neighbours_past_eight_places(recogniser, needs_scans, monkeypatch, heldout,
+                                                                   state, increment, has_uint32, uinteger, card_id):
+    """Crowded scenes (two of the bench's own, `companion vision bench --touching`, seed 2024, checked and not tuned
+    on, and one of the training scans): the card is found only past the eighth column neighbour tried
+    (MAX_NEIGHBOUR_TRIES 12 since stop 65), and no card found with eight is lost with twelve."""
     import vision.pipeline
-    from vision.bench import bench_cards
 
-    generator = SceneGenerator(0, card_ids=[card.id for card in bench_cards(True)], use_scans=True, touching=True)
-    generator.rng.bit_generator.state = {
-        "bit_generator": "PCG64", "has_uint32": 0, "uinteger": uinteger,
-        "state": {"state": state, "inc": 263843294879837360010514471918415607657}}
-    scene = generator.random_scene(width_range=(140.0, 330.0))
+    scene = _crowded_scene_at(heldout, state, increment, has_uint32, uinteger)
     assert card_id in {truth.card_id for truth in scene.cards if not truth.occluded}
     found_now = _found_right(recogniser, scene)
     assert card_id in found_now
     monkeypatch.setattr(vision.pipeline, "MAX_NEIGHBOUR_TRIES", 8)
     found_before = _found_right(recogniser, scene)
     assert card_id not in found_before and found_before <= found_now
-
-
-SEED_500, SEED_601 = 339288678258339344579180490569448108909, 64312718261719074268427480061135463689  # PCG64 inc
-
-
-def _crowded_training_scene_from(state: int, increment: int, has_uint32: int, uinteger: int):
-    """The crowded scene of the training scans drawn from the generator's state (found among 150 scenes of a seed,
-    drawn as `companion vision bench --touching` draws the held-out ones)."""
-    from vision.cards import training_cards
-
-    generator = SceneGenerator(0, card_ids=[card.id for card in training_cards()], use_scans=True, touching=True)
-    generator.rng.bit_generator.state = {"bit_generator": "PCG64", "has_uint32": has_uint32, "uinteger": uinteger,
-                                         "state": {"state": state, "inc": increment}}
-    return generator.random_scene(width_range=(140.0, 330.0))
 
 
 def test_a_block_of_two_by_two_cards_read_doubtfully_as_one_card_is_read_as_its_cells(recogniser, needs_scans,
@@ -453,7 +447,7 @@ def test_a_block_of_two_by_two_cards_read_doubtfully_as_one_card_is_read_as_its_
     cards are found and read right."""
     import vision.pipeline
 
-    scene = _crowded_training_scene_from(163823702118590867808355857314607734578, SEED_500, 1, 3192119164)
+    scene = _crowded_scene_at(False, 163823702118590867808355857314607734578, TRAINING_500, 1, 3192119164)
     visible = {truth.card_id for truth in scene.cards if not truth.occluded}
     assert len(visible) == 7
     assert _found_right(recogniser, scene) == visible
@@ -466,7 +460,7 @@ def test_a_misshapen_card_is_not_taken_before_the_corners_give_a_size(recogniser
     L of cards and an arm's edge) read 0.82 as one card 414 px wide; taken for want of any card to size it by, it gave
     every later search that size, and the scene gave that one false card. Judged after the corners, it is the size of
     the cards found there and dropped, and all thirteen visible cards are found and read right."""
-    scene = _crowded_training_scene_from(157872497489668359691420015699853602998, SEED_500, 1, 2000150282)
+    scene = _crowded_scene_at(False, 157872497489668359691420015699853602998, TRAINING_500, 1, 2000150282)
     visible = {truth.card_id for truth in scene.cards if not truth.occluded}
     assert len(visible) == 13
     found = recogniser.scan(scene.frame).cards
@@ -481,7 +475,7 @@ def test_with_no_column_read_the_corners_sized_by_their_sides_give_the_others_th
     a block of eight cards whose outline's corners have sides two and three cards long gave none. Sized by their sides
     first, the corners elsewhere give cards, and the block's corners then give cards of their size: all nineteen cards
     are found and read right (eleven before)."""
-    scene = _crowded_training_scene_from(257692975989920304568857934987170507305, SEED_601, 0, 2161623703)
+    scene = _crowded_scene_at(False, 257692975989920304568857934987170507305, TRAINING_601, 0, 2161623703)
     visible = {truth.card_id for truth in scene.cards if not truth.occluded}
     assert len(visible) == 19
     assert _found_right(recogniser, scene) == visible
