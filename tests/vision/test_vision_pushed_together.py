@@ -104,11 +104,12 @@ def _crowded_training_scene(seed: int, index: int = 0):
     return generator.random_scene()
 
 
-def _found_right(recogniser, scene) -> set[int]:
-    """The visible cards reported where they lie with their own facts."""
+def _found_right(recogniser, scene, cards: list | None = None) -> set[int]:
+    """The visible cards reported (`cards`, if the scene was read already) where they lie with their own facts."""
     from vision.bench import match
 
-    return {truth.card_id for seen, truth in match(recogniser.scan(scene.frame).cards, scene.cards)
+    cards = recogniser.scan(scene.frame).cards if cards is None else cards
+    return {truth.card_id for seen, truth in match(cards, scene.cards)
             if truth is not None and not truth.occluded
             and (seen.legion, tuple(seen.parts), seen.ability) == (truth.legion, tuple(truth.parts), truth.ability)}
 
@@ -464,7 +465,7 @@ def test_a_misshapen_card_is_not_taken_before_the_corners_give_a_size(recogniser
     visible = {truth.card_id for truth in scene.cards if not truth.occluded}
     assert len(visible) == 13
     found = recogniser.scan(scene.frame).cards
-    assert _found_right(recogniser, scene) == visible
+    assert _found_right(recogniser, scene, found) == visible
     widths = [truth.width_px for truth in scene.cards]
     assert all(np.linalg.norm(np.subtract(card.corners[1], card.corners[0])) < 1.2 * max(widths) for card in found)
 
