@@ -18,9 +18,9 @@ from .placements import (CORNER_SIDE_SHARES, LONGEST_COLUMN, anchored_cards, car
                          card_with_ends_of, cards_at_corner, cards_at_edge_corner, cards_on_sides, cards_over_outline,
                          cards_resized, cards_shifted, column_cards, column_of_width, completed_variants,
                          deep_inside_any, grid_cards, icon_centre, in_frame, inside_any, mean_sides, near_any,
-                         neighbours, outline_side_sizes, overlaps_any, partial_column, quad_area, quad_centre,
-                         quad_corners, rolled, shortest_side, side_sized_cards, slid_beside, split_hypotheses,
-                         turned_neighbours)
+                         neighbours, opposite_side_ratio, outline_side_sizes, overlaps_any, partial_column, quad_area,
+                         quad_centre, quad_corners, rolled, shortest_side, side_sized_cards, slid_beside,
+                         split_hypotheses, turned_neighbours)
 from .segments import segment_corners
 from .stabiliser import MIN_CONFIDENCE
 from .table_state import SeenCard
@@ -81,6 +81,10 @@ PLACE_AGAIN_GAIN = 0.05
 # Stop 63: 2 cards more of 1,176 on crowded tables (a card found a fifth too large, and the card beside it).
 SLID_SHARES = (-0.5, -0.25, 0.25, 0.5)
 RESHAPE_TRIES = 2  # corners put back per misshapen card, best-placed first
+# Longest over shortest of a column's opposite sides past which a corner of its outline was pulled off: tilt makes up to
+# about 1.12 for a column of three, and corner error as much again as MAX_OPPOSITE_RATIO allows a card. Stop 66: a
+# corner pulled in 30 px made 1.23; at 1.15 a column of the layout bench was read again from a corner put back wrong.
+MAX_COLUMN_OPPOSITE_RATIO = 1.2
 RESHAPE_MARGIN = 0.1  # a card put back into shape may read this much less surely as a card and still be taken
 FEATURELESS_STD = 14.0  # grey-level spread of a coarse sample below which a place holds no card (cards measure 14+)
 DIM_CARD_SPREAD = 0.3  # ... unless the spread is this share of its mean: a dark card in shadow (bare table 0.14-0.27)
@@ -92,7 +96,8 @@ MAX_NEIGHBOUR_TRIES = 12
 # A place read as one card less surely than this is also read as a block of two by two or three by three cards
 # (creatures pushed together: such a block has a card's shape), and where two or more of its cells read as cards
 # (GRID_CARD) they are taken instead. Stop 65: a block read 0.55 as one card four cards large, and every other
-# outline of the frame was then a fragment of it (FRAGMENT_AREA).
+# outline of the frame was then a fragment of it (FRAGMENT_AREA). Where the outline held a card beside the block too,
+# the block is the card as snapped and put back into shape (stop 66).
 BLOCK_DOUBT = 0.9
 GRID_CARD = 0.95  # a cell of a grid outline must read this surely as a card: creatures of unequal height shift cells
 # Places beside found cards (another creature pushed against their column) tried per growing (after the columns, and
@@ -622,10 +627,34 @@ class Recogniser:
                     best = max(readings, key=lambda r: r[0])
                     if not _doubtful(best):
                         break
+            elif len(best[1]) > 1 and opposite_side_ratio(quad) > MAX_COLUMN_OPPOSITE_RATIO and \
+                    all(card_shaped(card) for card in best[1]):
+                # A column read whole from an outline with a corner pulled off: its cards come out as misshapen as
+                # a card may be (more, and each is put back into shape as it is taken), one a sixth too small, and
+                # every search near it lays cards of that size. With that corner put back where the other three
+                # say, the column is read again, and that reading kept where it reads whole and at least as surely.
+                short_side = shortest_side(quad)
+                for variant in completed_variants(full_gray(), quad)[:RESHAPE_TRIES]:
+                    variant = refine_at_full_resolution(full_gray(), variant, SNAP_REACH * short_side)
+                    if opposite_side_ratio(variant) <= MAX_COLUMN_OPPOSITE_RATIO:
+                        again = self._readings(image, variant, hypotheses=1)
+                        if again and not _doubtful(again[0]) and again[0][0] >= best[0]:
+                            best = again[0]
+                            break
             score, corners, probabilities = best
             whole = score >= ACCEPT_COLUMN
-            cells = self._block_cells(image, corners[0], taken) \
-                if whole and len(corners) == 1 and probabilities[0]["card"][0] < BLOCK_DOUBT else []
+            cells = []
+            if whole and len(corners) == 1 and probabilities[0]["card"][0] < BLOCK_DOUBT:
+                cells = self._block_cells(image, corners[0], taken)
+                if not cells:
+                    # The outline may hold more than the block (a card beside it welded on): the block is then the
+                    # card as it would be taken, snapped and put back into shape (read here once for both).
+                    block, block_probabilities = self._snap_card(image, full_gray, corners[0], probabilities[0])
+                    if not card_shaped(block):
+                        block, block_probabilities = self._reshaped(image, full_gray(), block, block_probabilities)
+                    if block is not corners[0]:
+                        cells = self._block_cells(image, block, taken)
+                        corners, probabilities = [block], [block_probabilities]
             if cells:
                 whole, chosen = False, cells
             elif whole:

@@ -127,6 +127,15 @@ def _side_lengths(quad: np.ndarray) -> list[float]:
     return lengths
 
 
+def opposite_side_ratio(quad: np.ndarray) -> float:
+    """The longest over the shortest of a quad's opposite sides, the larger of its two pairs' (1 for a rectangle)."""
+    lengths = _side_lengths(np.asarray(quad, dtype=np.float64))
+    if min(lengths) < 1e-6:
+        return math.inf
+    return max(max(lengths[0], lengths[2]) / min(lengths[0], lengths[2]),
+               max(lengths[1], lengths[3]) / min(lengths[1], lengths[3]))
+
+
 def quad_area(quad: np.ndarray) -> float:
     """The area of a quad (or any polygon) in square pixels."""
     import cv2

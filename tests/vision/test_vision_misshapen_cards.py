@@ -128,3 +128,19 @@ def test_a_card_read_surely_is_not_read_again(recogniser, lone_card_scene, monke
     monkeypatch.setattr(recogniser, "_read", lambda *_: pytest.fail("a sure card was read again"))
     gray = cv2.cvtColor(scene.frame, cv2.COLOR_BGR2GRAY)
     assert recogniser._read_again_on_sides(scene.frame, gray, [seen], [truth], 1.0) == [seen]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(100, 400), st.floats(-np.pi, np.pi), st.integers(0, 3), st.floats(0.05, 0.45))
+def test_an_outline_with_a_corner_pulled_in_along_a_side_is_told_by_its_opposite_sides(turned_card, width, angle,
+                                                                                        corner, pull):
+    """A column read whole from such an outline is read again with the corner put back (MAX_COLUMN_OPPOSITE_RATIO):
+    the side it was pulled along is shorter than the one opposite by the share pulled, more than the neighbouring
+    side grew."""
+    from vision.placements import opposite_side_ratio
+
+    card = turned_card((500, 400), width, angle)
+    assert opposite_side_ratio(card) == pytest.approx(1.0)
+    pulled = card.copy()
+    pulled[corner] += pull * (card[(corner + 1) % 4] - card[corner])
+    assert opposite_side_ratio(pulled) == pytest.approx(1 / (1 - pull))
