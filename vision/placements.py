@@ -130,10 +130,12 @@ def _side_lengths(quad: np.ndarray) -> list[float]:
 def opposite_side_ratio(quad: np.ndarray) -> float:
     """The longest over the shortest of a quad's opposite sides, the larger of its two pairs' (1 for a rectangle)."""
     lengths = _side_lengths(np.asarray(quad, dtype=np.float64))
-    if min(lengths) < 1e-6:
-        return math.inf
-    return max(max(lengths[0], lengths[2]) / min(lengths[0], lengths[2]),
-               max(lengths[1], lengths[3]) / min(lengths[1], lengths[3]))
+    return _opposite_ratio(lengths) if min(lengths) >= 1e-6 else math.inf
+
+
+def _opposite_ratio(lengths) -> float:
+    """`opposite_side_ratio` of a quad with these (nonzero) side lengths."""
+    return max(lengths[0] / lengths[2], lengths[2] / lengths[0], lengths[1] / lengths[3], lengths[3] / lengths[1])
 
 
 def quad_area(quad: np.ndarray) -> float:
@@ -402,8 +404,7 @@ def card_shaped(card: np.ndarray) -> bool:
 def _in_card_proportions(lengths) -> bool:
     """Whether a quad with these side lengths (side i ends at corner i) has opposite sides nearly equal and sides in
     about the card's proportions."""
-    if max(lengths[0] / lengths[2], lengths[2] / lengths[0], lengths[1] / lengths[3], lengths[3] / lengths[1]) > \
-            MAX_OPPOSITE_RATIO:
+    if _opposite_ratio(lengths) > MAX_OPPOSITE_RATIO:
         return False
     aspect = (lengths[1] + lengths[3]) / (lengths[0] + lengths[2]) / CARD_ASPECT
     return MIN_ASPECT < aspect < 1 / MIN_ASPECT
