@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -452,6 +453,16 @@ def _roughness(image: np.ndarray, corners: np.ndarray) -> float:
     return float(np.median(np.abs(cv2.Laplacian(gray, cv2.CV_32F))))
 
 
+def _corner_put_back(gray: np.ndarray, quad: np.ndarray):
+    """The quad with one corner put back where the other three say (`completed_variants`, best-placed first), each
+    snapped onto the strongest edges within SNAP_REACH of the quad's depth; made one at a time, as asked for."""
+    from .detect import refine_at_full_resolution
+
+    reach = SNAP_REACH * shortest_side(quad)
+    for variant in completed_variants(gray, quad):
+        yield refine_at_full_resolution(gray, variant, reach)
+
+
 def one_blas_thread() -> None:
     """Keep numpy's matrix products (the model's heads, the prototype tables) on the calling thread's core for the
     rest of the process. They are small, a few rows against a few thousand features, and a second BLAS thread costs
@@ -621,8 +632,7 @@ class Recogniser:
                 if np.abs(snapped - quad).max() > 1.0:
                     readings += self._readings(image, snapped)
                     best = max(readings, key=lambda r: r[0])
-                for variant in completed_variants(full_gray(), quad) if _doubtful(best) else []:
-                    variant = refine_at_full_resolution(full_gray(), variant, SNAP_REACH * short_side)
+                for variant in _corner_put_back(full_gray(), quad) if _doubtful(best) else []:
                     readings += self._readings(image, variant, hypotheses=1)
                     best = max(readings, key=lambda r: r[0])
                     if not _doubtful(best):
@@ -633,9 +643,7 @@ class Recogniser:
                 # a card may be (more, and each is put back into shape as it is taken), one a sixth too small, and
                 # every search near it lays cards of that size. With that corner put back where the other three
                 # say, the column is read again, and that reading kept where it reads whole and at least as surely.
-                short_side = shortest_side(quad)
-                for variant in completed_variants(full_gray(), quad)[:RESHAPE_TRIES]:
-                    variant = refine_at_full_resolution(full_gray(), variant, SNAP_REACH * short_side)
+                for variant in itertools.islice(_corner_put_back(full_gray(), quad), RESHAPE_TRIES):
                     if opposite_side_ratio(variant) <= MAX_COLUMN_OPPOSITE_RATIO:
                         again = self._readings(image, variant, hypotheses=1)
                         if again and not _doubtful(again[0]) and again[0][0] >= best[0]:
@@ -1214,14 +1222,8 @@ class Recogniser:
         """A card whose corners no camera could give one card (one corner pulled off by a neighbour, a shadow or
         the art) with that corner put back where the other three say, its sides snapped onto the nearest edges;
         the best-reading such card when it reads about as surely as a card, otherwise the card as it was."""
-        from .detect import refine_at_full_resolution
-
-        depth = shortest_side(points)
-        candidates = []
-        for variant in completed_variants(gray, points)[:RESHAPE_TRIES]:
-            variant = refine_at_full_resolution(gray, variant, SNAP_REACH * depth)
-            if card_shaped(variant):
-                candidates.append(variant)
+        candidates = [variant for variant in itertools.islice(_corner_put_back(gray, points), RESHAPE_TRIES)
+                      if card_shaped(variant)]
         return self._surest_instead(image, candidates, points, probabilities, RESHAPE_MARGIN)
 
     def _surest_instead(self, image: np.ndarray, candidates: list[np.ndarray], points: np.ndarray, probabilities: dict,
