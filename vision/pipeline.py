@@ -15,15 +15,15 @@ from .cover import card_covered, icon_place_covered
 from .early_look import FLOOR, EarlyLook
 from .features import icon_print_share
 from .lens import straightening
-from .placements import (CORNER_SIDE_SHARES, LONGEST_COLUMN, anchored_cards, card_shaped, card_size_near,
-                         card_with_ends_of, cards_at_corner, cards_at_edge_corner, cards_on_sides, cards_over_outline,
-                         cards_resized, cards_shifted, column_cards, column_of_width, completed_variants,
-                         deep_inside_any, grid_cards, icon_centre, in_frame, inside_any, mean_sides, near_any,
-                         neighbours, opposite_side_ratio, outline_side_sizes, overlaps_any, partial_column, quad_area,
-                         quad_centre, quad_corners, rolled, shortest_side, side_sized_cards, slid_beside,
-                         split_hypotheses, turned_neighbours)
+from .placements import (CORNER_SIDE_SHARES, LONGEST_COLUMN, anchored_cards, card_shaped, card_with_ends_of,
+                         cards_at_corner, cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized,
+                         cards_shifted, column_cards, column_of_width, completed_variants, deep_inside_any, grid_cards,
+                         icon_centre, in_frame, inside_any, mean_sides, near_any, neighbours, opposite_side_ratio,
+                         outline_side_sizes, overlaps_any, partial_column, quad_area, quad_centre, quad_corners, rolled,
+                         shortest_side, side_sized_cards, slid_beside, split_hypotheses, turned_neighbours)
 from .segments import segment_corners
 from .stabiliser import MIN_CONFIDENCE
+from .table_plane import CardSizes
 from .table_state import SeenCard
 
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
@@ -299,10 +299,10 @@ def _likelier_way_up_first(card: np.ndarray, middle: np.ndarray) -> tuple[bool, 
     return (True, False) if up[0] * towards_middle[0] + up[1] * towards_middle[1] < 0 else (False, True)
 
 
-def _sized_like_nearest(card: np.ndarray, cards: list[np.ndarray]) -> bool:
-    """Whether the card's width and depth are each within MISSHAPEN_SIZE of the nearest of `cards`' (where there is
-    none, nothing to judge by: True)."""
-    size = card_size_near(quad_centre(card), cards)
+def _sized_for_its_place(card: np.ndarray, cards: list[np.ndarray], sizes: CardSizes) -> bool:
+    """Whether the card's width and depth are each within MISSHAPEN_SIZE of those a card has there, as `cards` say
+    (`CardSizes.at`; where there is none, nothing to judge by: True)."""
+    size = sizes.at(quad_centre(card), cards)
     if size is None:
         return True
     width, depth = mean_sides(card)
@@ -401,7 +401,7 @@ def _laid_on_sides(gray: np.ndarray, card: np.ndarray) -> list[np.ndarray]:
 
 
 def _neighbour_places_again(gray: np.ndarray, card: np.ndarray, unsnapped: np.ndarray, others: list[np.ndarray],
-                            side: int, shape) -> list[np.ndarray]:
+                            side: int, sizes: CardSizes) -> list[np.ndarray]:
     """Where the neighbour of `card` on `side` (its index in `neighbours`) that read as no card is read
     again, those card-shaped and in the frame: turned by TURNED_DEGREES about the edge it shares with the card, and
     beside the card as it was found (`unsnapped`) if snapping moved it, each snapped onto the edges nearby; then, as
@@ -411,17 +411,17 @@ def _neighbour_places_again(gray: np.ndarray, card: np.ndarray, unsnapped: np.nd
     if np.abs(unsnapped - card).max() > 1.0:
         places.append(neighbours(unsnapped)[side])
     places = _snapped_places(gray, places)
-    put_right = _resized_places(gray, card, others, shape, snapped_too=False) + cards_on_sides(card)
+    put_right = _resized_places(gray, card, others, sizes, snapped_too=False) + cards_on_sides(card)
     places += [neighbours(each)[side] for each in put_right]
-    return [place for place in places if in_frame(place, shape) and card_shaped(place)]
+    return [place for place in places if in_frame(place, sizes.shape) and card_shaped(place)]
 
 
-def _resized_places(gray: np.ndarray, card: np.ndarray, others: list[np.ndarray], shape,
+def _resized_places(gray: np.ndarray, card: np.ndarray, others: list[np.ndarray], sizes: CardSizes,
                     snapped_too: bool = True) -> list[np.ndarray]:
-    """The card laid again at the size of the nearest of the `others` from each of its corners (`cards_resized`),
-    each as laid and (if `snapped_too`) snapped onto the edges nearby, those card-shaped and in the frame; none where
-    its size is within RESIZE_OFF of that card's."""
-    size = card_size_near(quad_centre(card), others)
+    """The card laid again from each of its corners (`cards_resized`) at the size a card has there, as the `others`
+    say (`CardSizes.at`), each as laid and (if `snapped_too`) snapped onto the edges nearby, those card-shaped and in
+    the frame; none where its own size is within RESIZE_OFF of that."""
+    size = sizes.at(quad_centre(card), others)
     if size is None:
         return []
     own = mean_sides(card)
@@ -429,15 +429,15 @@ def _resized_places(gray: np.ndarray, card: np.ndarray, others: list[np.ndarray]
         return []
     resized = cards_resized(card, size)
     if not snapped_too:
-        return [place for place in resized if in_frame(place, shape) and card_shaped(place)]
+        return [place for place in resized if in_frame(place, sizes.shape) and card_shaped(place)]
     return [place for laid, snapped in zip(resized, _snapped_places(gray, resized)) for place in (laid, snapped)
-            if in_frame(place, shape) and card_shaped(place)]
+            if in_frame(place, sizes.shape) and card_shaped(place)]
 
 
-def _put_right(gray: np.ndarray, card: np.ndarray, others: list[np.ndarray], shape) -> list[np.ndarray]:
+def _put_right(gray: np.ndarray, card: np.ndarray, others: list[np.ndarray], sizes: CardSizes) -> list[np.ndarray]:
     """The places a card found a little off may lie in: laid on each of its own sides (`_laid_on_sides`) and at the
     nearest of the `others`' size (`_resized_places`), those whose middle lies in none of the `others`."""
-    places = _laid_on_sides(gray, card) + _resized_places(gray, card, others, shape)
+    places = _laid_on_sides(gray, card) + _resized_places(gray, card, others, sizes)
     return [place for place in places if not inside_any(quad_centre(place), others)]
 
 
@@ -555,6 +555,7 @@ class Recogniser:
 
         snapped_cards: dict[bytes, np.ndarray] = {}
         featureless = _FeaturelessPlaces(image)
+        sizes = CardSizes(image.shape)
 
         def snapped_card(points: np.ndarray) -> np.ndarray:
             """The card moved onto the strongest edges within SNAP_REACH of its depth: growing its column and drawing
@@ -583,7 +584,7 @@ class Recogniser:
                     if not taken and judging_misshapen_later:
                         misshapen.append((points, card_probabilities))  # judged once the columns have given sizes
                         return False
-                    if not _sized_like_nearest(points, taken):
+                    if not _sized_for_its_place(points, taken, sizes):
                         return False
             return take(points, card_probabilities)
 
@@ -610,7 +611,7 @@ class Recogniser:
                 quad = refine_at_full_resolution(full_gray(), quad, outlines.snap_reach)
             if inside_any(quad_centre(quad), taken):
                 continue
-            size = card_size_near(quad_centre(quad), taken)
+            size = sizes.at(quad_centre(quad), taken)
             if size is not None and quad_area(quad) < FRAGMENT_AREA * size[0] * size[1]:
                 unexplained.append(quad)
                 low.append(quad)
@@ -690,7 +691,7 @@ class Recogniser:
 
         def judge_misshapen() -> None:
             for points, card_probabilities in misshapen:
-                if not inside_any(quad_centre(points), taken) and _sized_like_nearest(points, taken):
+                if not inside_any(quad_centre(points), taken) and _sized_for_its_place(points, taken, sizes):
                     take(points, card_probabilities)
             misshapen.clear()
 
@@ -703,7 +704,7 @@ class Recogniser:
         # A column cut short by a hand or an arm does not read as whole cards, but its free end does (if the
         # outline is as wide as a card here: most such outlines are fragments of art).
         for quad in low:
-            size = card_size_near(quad_centre(quad), taken)
+            size = sizes.at(quad_centre(quad), taken)
             if size is None or inside_any(quad_centre(quad), taken):
                 continue
             # An outline with one corner pulled off (grain or a neighbour welded on) reads as nothing; with that
@@ -727,7 +728,7 @@ class Recogniser:
         # table: the rest can be lost in a table of its own colour (dark art on a dark cloth, a white border on a
         # pale one). Cards are laid over it from its squarest corners.
         for quad in unexplained:
-            size = card_size_near(quad_centre(quad), taken)
+            size = sizes.at(quad_centre(quad), taken)
             if size is None or inside_any(quad_centre(quad), taken):
                 continue
             # First cards of the nearest card's size; where none is found, cards sized by the outline's own sides
@@ -769,7 +770,7 @@ class Recogniser:
                 # pulled out is rarely a card's, and the tries are few.
                 ordered = sorted(corners_here, key=lambda item: item[1].skew) if by_side else corners_here
                 for kind, corner in ordered:
-                    size = card_size_near(corner.point, taken)
+                    size = sizes.at(corner.point, taken)
                     if size is None and not by_side:
                         break
                     if tries[kind] >= CORNER_TRIES[kind] or \
@@ -803,7 +804,7 @@ class Recogniser:
             if self.thorough else []
         looked = corners_tried = 0
         for around in regions:
-            size = card_size_near(around, taken)
+            size = sizes.at(around, taken)
             if size is None or looked >= SEGMENT_REGIONS or corners_tried >= SEGMENT_CORNERS:
                 break
             if inside_any(around, taken) or near_any(around, taken, NEAR_TAKEN * size[1]):
@@ -847,7 +848,7 @@ class Recogniser:
                 index = next(i for i, card in enumerate(taken) if card is points)
                 others = taken[:index] + taken[index + 1:]
                 # Read doubtfully as a card, it is mostly a little off its edges: PLACE_AGAIN_BELOW.
-                points = self._placed_to_grow_from(image, full_gray(), points, readings_seen[index], others)
+                points = self._placed_to_grow_from(image, full_gray(), points, readings_seen[index], others, sizes)
                 # A card read surely can still be placed a few pixels off; its neighbours would be twice as far off.
                 unsnapped = points
                 snapped = snapped_card(points)
@@ -898,7 +899,7 @@ class Recogniser:
                         # the rest found 4 more cards of 1,176 on crowded tables for a reading of 3 more badges in
                         # every frame. Each must read surely as a card on its own (TURNED_CARD): the lone places' badge
                         # gate.
-                        again = _neighbour_places_again(full_gray(), points, unsnapped, others, side, image.shape)
+                        again = _neighbour_places_again(full_gray(), points, unsnapped, others, side, sizes)
                         neighbour, card_probabilities = self._surest_instead(
                             image, again, neighbour, card_probabilities, least=TURNED_CARD,
                             gate=self.badge_gate + LONE_GATE_RISE)
@@ -927,7 +928,7 @@ class Recogniser:
         # are of different heights (an L) the cells lie off the cards, and one read surely there would take the place
         # of a card that the searches above find.
         for quad in unexplained:
-            size = card_size_near(quad_centre(quad), taken)
+            size = sizes.at(quad_centre(quad), taken)
             if size is None:
                 continue
             for points, card_probabilities in self._lone_cards(image, grid_cards(quad, size), taken, GRID_CARD):
@@ -948,7 +949,7 @@ class Recogniser:
                                       functools.partial(_print_share, self._least_channel(image), taken, readings_seen),
                                       functools.partial(_at_place, icon_place_covered, image, taken),
                                       functools.partial(_at_place, card_covered, image, taken))
-            seen = self._read_again_on_sides(image, full_gray(), seen, taken, factor)
+            seen = self._read_again_on_sides(image, full_gray(), seen, taken, factor, sizes)
         lap("prototypes and sides")
         if lens is not None:
             seen = self._on_picture_taken(seen, lens, image.shape, factor)
@@ -1096,7 +1097,7 @@ class Recogniser:
         return read
 
     def _read_again_on_sides(self, image: np.ndarray, gray: np.ndarray, seen: list[SeenCard], taken: list[np.ndarray],
-                             factor: float) -> list[SeenCard]:
+                             factor: float, sizes: CardSizes) -> list[SeenCard]:
         """The cards read doubtfully (below AGAIN_BELOW) read again laid on each of their own sides, and at the nearest
         other card's size from each of their corners where theirs differs from it (`_resized_places`), as laid and
         snapped onto the edges nearby (a card placed a few percent of a card off, or found too large with a shadow
@@ -1111,7 +1112,7 @@ class Recogniser:
             if card.confidence >= AGAIN_BELOW:
                 continue
             others = taken[:i] + taken[i + 1:]
-            places = _put_right(gray, taken[i], others, image.shape)
+            places = _put_right(gray, taken[i], others, sizes)
             if not places:
                 continue
             candidates = [(self._card(image, place, probabilities, factor), probabilities, place)
@@ -1153,14 +1154,14 @@ class Recogniser:
         return None if card is None else (place, card, again)
 
     def _placed_to_grow_from(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict,
-                             others: list[np.ndarray]) -> np.ndarray:
+                             others: list[np.ndarray], sizes: CardSizes) -> np.ndarray:
         """Where the neighbours of the card found at `points` are laid from: where it reads PLACE_AGAIN_GAIN surer as a
         card, laid on each of its own sides or at the nearest of the `others`' size, if it read below PLACE_AGAIN_BELOW
         as found; otherwise as found."""
         validity = float(probabilities["card"][0])
         if validity >= PLACE_AGAIN_BELOW:
             return points
-        places = _put_right(gray, points, others, image.shape)
+        places = _put_right(gray, points, others, sizes)
         return self._surest_instead(image, places, points, probabilities, least=validity + PLACE_AGAIN_GAIN)[0]
 
     def _lone_cards(self, image: np.ndarray, candidates: list[np.ndarray], taken: list[np.ndarray],

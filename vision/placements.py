@@ -599,14 +599,19 @@ def card_size_near(point: np.ndarray, cards: list[np.ndarray]) -> tuple[float, f
     """Width and depth in pixels of the accepted card nearest `point` (perspective makes them vary over the frame)."""
     if not cards:
         return None
+    return mean_sides(cards[nearest_card(point, cards)])
+
+
+def nearest_card(point: np.ndarray, cards: list[np.ndarray]) -> int:
+    """The index of the card (of at least one) whose centre lies nearest `point`; the first of equally near ones."""
     x, y = float(point[0]), float(point[1])
-    nearest, least = cards[0], math.inf
-    for card in cards:  # this runs for every place a search lays, over every card found so far
+    nearest, least = 0, math.inf
+    for index, card in enumerate(cards):  # this runs for every place a search lays, over every card found so far
         # The centre summed corner by corner, as numpy's mean sums them, and its distance as np.linalg.norm takes it
         # (the same numbers, without the checks of either).
         (x0, y0), (x1, y1), (x2, y2), (x3, y3) = card.tolist()
         offset = np.array(((x0 + x1 + x2 + x3) / 4 - x, (y0 + y1 + y2 + y3) / 4 - y))
         distance = math.sqrt(offset.dot(offset))
         if distance < least:  # the first of equally near cards, as min() takes
-            nearest, least = card, distance
-    return mean_sides(nearest)
+            nearest, least = index, distance
+    return nearest

@@ -1,0 +1,182 @@
+"""The table seen aslant: the tilt of the camera, fitted to the cards found so far (all of one printed size), gives
+the width and depth a card has anywhere in the frame. A camera tilted 10-25 degrees shows cards at one side of the
+table a fifth smaller than at the other and foreshortened along one axis, so the nearest card found is a poor guide to
+a card a few cards away (stop 67 in docs/vision-history.md).
+Pure numpy and geometry; the pipeline asks `CardSizes.at` wherever it lays a card at the size of those around it."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from .cards import CARD_ASPECT
+from .placements import mean_sides, nearest_card
+
+# Fewer cards say too little of the tilt, and the nearest card's size is taken (from 4 cards on, more scenes of the
+# training seeds lost a card than from 6).
+MIN_PLANE_CARDS = 6
+# The camera's focal length in frame widths. Unknown (the frame may be cropped, the lens anything from a Pi camera's 66
+# degrees across to a webcam's 50); the fit hardly depends on it: at 0.8 and 1.1 the sizes it gave differed by 0.1%.
+FOCAL_SHARE = 1.0
+FIT_STEPS = 12  # Levenberg-Marquardt steps; two parameters converge in 4-8
+SETTLED_TILT = 1e-4  # radians: a step of the fit moving the tilt less than this ends it (sizes move by 1e-4)
+# After the first steps each card is weighted down by how badly it fits (a Cauchy weight at this many times the median
+# card's squared misfit): a card found a tenth too large or too small then pulls the tilt little.
+OUTLIER_SCALE = 4.0
+# Where the tilted table says a size this far from the nearest card's, the fit is not believed (perhaps most cards it
+# was fitted to lie at the other end of the table, or are misfound).
+MAX_PLANE_DISAGREEMENT = (0.7, 1.4)
+
+# The printed card on the table plane, one card width wide, centred; corners in the order of a found card's (TL, TR,
+# BR, BL).
+_CARD = np.array([[-0.5, -0.5 / CARD_ASPECT], [0.5, -0.5 / CARD_ASPECT], [0.5, 0.5 / CARD_ASPECT],
+                  [-0.5, 0.5 / CARD_ASPECT]])
+_CARD_SQUARED = float((_CARD * _CARD).sum())
+# The printed card's corners as one row (x0, y0, x1, ...), and turned a quarter (-y0, x0, ...): a card's row of corners
+# times these gives how far it lies along the printed card and across it.
+_CARD_ROWS = np.column_stack([_CARD.ravel(), np.column_stack([-_CARD[:, 1], _CARD[:, 0]]).ravel()])
+# A card's row of corners times this is the same less their middle.
+_LESS_MIDDLE = np.eye(8) - np.tile(np.eye(2), (4, 4)) / 4
+
+
+def plane_to_image(tilt: np.ndarray, focal: float, centre: tuple[float, float]) -> np.ndarray:
+    """The homography from the table plane (units of the camera's distance) to frame pixels, for a pinhole camera
+    turned by `tilt` (a rotation vector's x and y, radians) about its centre of view."""
+    import cv2
+
+    rotation, _ = cv2.Rodrigues(np.array([tilt[0], tilt[1], 0.0]))
+    lens = np.array([[focal, 0.0, centre[0]], [0.0, focal, centre[1]], [0.0, 0.0, 1.0]])
+    return lens @ np.column_stack([rotation[:, 0], rotation[:, 1], [0.0, 0.0, focal]])
+
+
+def image_to_plane(tilt: np.ndarray, focal: float, centre: tuple[float, float]) -> np.ndarray:
+    """`plane_to_image`'s inverse, in closed form (the fit asks it some twenty times): the rotation's transpose
+    undoes it, and the plane's third column (the camera's distance) is undone by its own row."""
+    import cv2
+
+    rotation, _ = cv2.Rodrigues(np.array([tilt[0], tilt[1], 0.0]))
+    x, y, z = rotation[2]
+    undo_distance = np.array([[1.0, 0.0, -x / z], [0.0, 1.0, -y / z], [0.0, 0.0, 1.0 / (focal * z)]])
+    undo_lens = np.array([[1.0 / focal, 0.0, -centre[0] / focal], [0.0, 1.0 / focal, -centre[1] / focal],
+                          [0.0, 0.0, 1.0]])
+    return undo_distance @ rotation.T @ undo_lens
+
+
+class TablePlane:
+    """The table as fitted: where a card lies on it, and so how large it looks there."""
+
+    def __init__(self, tilt: np.ndarray, to_image: np.ndarray, card_angles: np.ndarray):
+        self.tilt = tilt  # the camera's, as `plane_to_image` takes it
+        self.to_image = to_image
+        self.from_image = np.linalg.inv(to_image)
+        self.card_angles = card_angles  # each fitted card's turn on the table, radians
+
+    def card_size_at(self, point, angle: float) -> tuple[float, float]:
+        """Width and depth in pixels of a card centred at `point` in the frame, turned by `angle` on the table. In
+        plain floats: the searches ask it of every place they lay, and numpy's calls cost more than the sums."""
+        (a, b, c), (d, e, f), (g, h, i) = self.from_image.tolist()
+        x, y = float(point[0]), float(point[1])
+        w = g * x + h * y + i
+        x, y = (a * x + b * y + c) / w, (d * x + e * y + f) / w
+        cos, sin = math.cos(angle), math.sin(angle)
+        (a, b, c), (d, e, f), (g, h, i) = self.to_image.tolist()
+        seen = []
+        for u, v in _CARD.tolist():
+            u, v = u * cos - v * sin + x, u * sin + v * cos + y
+            w = g * u + h * v + i
+            seen.append(((a * u + b * v + c) / w, (d * u + e * v + f) / w))
+        (x0, y0), (x1, y1), (x2, y2), (x3, y3) = seen
+        top, bottom = math.hypot(x1 - x0, y1 - y0), math.hypot(x2 - x3, y2 - y3)
+        left, right = math.hypot(x3 - x0, y3 - y0), math.hypot(x2 - x1, y2 - y1)
+        return (top + bottom) / 2, (left + right) / 2
+
+
+def _misfits(tilt: np.ndarray, corners: np.ndarray, focal: float, centre: tuple[float, float],
+             weights: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
+    """Each card's corners (`corners`: one row of homogeneous corners per card corner, four rows a card) laid back on
+    the table tilted so, less the printed card turned and moved onto them, all cards at one size (the weighted best);
+    relative to that size, a row of eight per card. Also the size, and how far each card lies along the printed card
+    and across it (its turn)."""
+    laid = corners @ image_to_plane(tilt, focal, centre).T
+    laid = (laid[:, :2] / laid[:, 2:]).reshape(-1, 8) @ _LESS_MIDDLE
+    # The turn that lays the printed card best onto each card's corners (2-D Procrustes), in closed form.
+    turn = laid @ _CARD_ROWS
+    match = np.hypot(turn[:, 0], turn[:, 1])
+    size = float((weights * match).sum() / (weights.sum() * _CARD_SQUARED))
+    turned = (turn / match[:, None]) @ _CARD_ROWS.T
+    return (laid - size * turned) * (np.sqrt(weights) / size)[:, None], size, turn
+
+
+def _settled(tilt: np.ndarray, misfit) -> np.ndarray:
+    """The tilt Levenberg-Marquardt steps from `tilt` on to, `misfit` (a tilt's misfits in a row) least squared."""
+    damping, nudge = 1e-3, 1e-6
+    here = misfit(tilt)
+    for _ in range(FIT_STEPS):
+        slopes = np.column_stack([(misfit(tilt + step) - here) / nudge for step in np.eye(2) * nudge])
+        normal, gradient, least = slopes.T @ slopes, slopes.T @ here, here @ here
+        while damping < 1e6:
+            move = -np.linalg.solve(normal + damping * np.diag(np.diag(normal) + 1e-12), gradient)
+            tried = misfit(tilt + move)
+            if tried @ tried < least:
+                tilt, here = tilt + move, tried
+                damping = max(damping / 10, 1e-6)
+                break
+            damping *= 10
+        else:
+            return tilt
+        if np.abs(move).max() < SETTLED_TILT:
+            return tilt
+    return tilt
+
+
+def fit_table_plane(cards: list[np.ndarray], shape, start: np.ndarray | None = None) -> TablePlane | None:
+    """The tilted table on which `cards` (corner arrays, of one printed size) are most nearly that size and shape;
+    None for fewer than MIN_PLANE_CARDS. `shape` is the frame's (height, width, ...); the fit starts from the tilt
+    `start` (another fit's, in the same frame), or an untilted camera; each card is weighted down by how badly it
+    fits there (OUTLIER_SCALE), and from an untilted camera, only once the cards alike have given a tilt."""
+    if len(cards) < MIN_PLANE_CARDS:
+        return None
+    corners = np.column_stack([np.concatenate(cards).astype(np.float64), np.ones(4 * len(cards))])
+    height, width = shape[:2]
+    focal, centre = FOCAL_SHARE * width, (width / 2, height / 2)
+    tilt = np.zeros(2) if start is None else start
+    alike = np.ones(len(cards))
+    if start is None:
+        tilt = _settled(tilt, lambda at: _misfits(at, corners, focal, centre, alike)[0].ravel())
+    squared = (_misfits(tilt, corners, focal, centre, alike)[0] ** 2).sum(axis=1)
+    weights = 1.0 / (1.0 + squared / (OUTLIER_SCALE * max(float(np.median(squared)), 1e-12)))
+    tilt = _settled(tilt, lambda at: _misfits(at, corners, focal, centre, weights)[0].ravel())
+    _, size, turn = _misfits(tilt, corners, focal, centre, weights)
+    return TablePlane(tilt, plane_to_image(tilt, focal, centre) @ np.diag([size, size, 1.0]),
+                      np.arctan2(turn[:, 1], turn[:, 0]))
+
+
+class CardSizes:
+    """The width and depth a card has anywhere in one frame, as the cards found in it so far say (a scan makes one and
+    asks it of its growing list of cards, and of that list less one card, many times over)."""
+
+    def __init__(self, shape):
+        self.shape = shape  # the frame's (height, width, ...)
+        self._fitted: tuple = ()  # the cards of the last fit, held (so no new array can take one's id)
+        self._plane: TablePlane | None = None
+        self._tilt: np.ndarray | None = None  # the last fit's tilt: where the next starts
+
+    def at(self, point, cards: list[np.ndarray]) -> tuple[float, float] | None:
+        """Width and depth in pixels a card centred at `point` would have, turned as the nearest of `cards` is: on
+        the table fitted to `cards` (`fit_table_plane`) where there are enough of them and it agrees with the
+        nearest card within MAX_PLANE_DISAGREEMENT, else the nearest card's own. None where there are no cards."""
+        if not cards:
+            return None
+        nearest = nearest_card(point, cards)
+        own = mean_sides(cards[nearest])
+        if len(self._fitted) != len(cards) or any(a is not b for a, b in zip(self._fitted, cards)):
+            self._fitted, self._plane = tuple(cards), fit_table_plane(cards, self.shape, self._tilt)
+            if self._plane is not None:
+                self._tilt = self._plane.tilt
+        if self._plane is None:
+            return own
+        width, depth = self._plane.card_size_at(point, float(self._plane.card_angles[nearest]))
+        low, high = MAX_PLANE_DISAGREEMENT
+        if not (low < width / own[0] < high and low < depth / own[1] < high):
+            return own
+        return width, depth
