@@ -595,13 +595,6 @@ def near_any(point: np.ndarray, cards: list[np.ndarray], margin: float) -> bool:
     return any(cv2.pointPolygonTest(card.astype(np.float32), point, True) > -margin for card in cards)
 
 
-def card_size_near(point: np.ndarray, cards: list[np.ndarray]) -> tuple[float, float] | None:
-    """Width and depth in pixels of the accepted card nearest `point` (perspective makes them vary over the frame)."""
-    if not cards:
-        return None
-    return mean_sides(cards[nearest_card(point, cards)])
-
-
 def nearest_card(point: np.ndarray, cards: list[np.ndarray]) -> int:
     """The index of the card (of at least one) whose centre lies nearest `point`; the first of equally near ones."""
     x, y = float(point[0]), float(point[1])

@@ -9,8 +9,7 @@ import math
 
 import numpy as np
 
-from .cards import CARD_ASPECT
-from .placements import mean_sides, nearest_card
+from .placements import CARD_DEPTH, mean_sides, nearest_card
 
 # Fewer cards say too little of the tilt, and the nearest card's size is taken (from 4 cards on, more scenes of the
 # training seeds lost a card than from 6).
@@ -18,10 +17,10 @@ MIN_PLANE_CARDS = 6
 # The camera's focal length in frame widths. Unknown (the frame may be cropped, the lens anything from a Pi camera's 66
 # degrees across to a webcam's 50); the fit hardly depends on it: at 0.8 and 1.1 the sizes it gave differed by 0.1%.
 FOCAL_SHARE = 1.0
-FIT_STEPS = 12  # Levenberg-Marquardt steps; two parameters converge in 4-8
+FIT_STEPS = 12  # Levenberg-Marquardt steps at the most; two parameters settle in 2-5
 SETTLED_TILT = 1e-4  # radians: a step of the fit moving the tilt less than this ends it (sizes move by 1e-4)
-# After the first steps each card is weighted down by how badly it fits (a Cauchy weight at this many times the median
-# card's squared misfit): a card found a tenth too large or too small then pulls the tilt little.
+# Each card is weighted down by how badly it fits (a Cauchy weight at this many times the median card's squared
+# misfit): a card found a tenth too large or too small then pulls the tilt little.
 OUTLIER_SCALE = 4.0
 # Where the tilted table says a size this far from the nearest card's, the fit is not believed (perhaps most cards it
 # was fitted to lie at the other end of the table, or are misfound).
@@ -29,8 +28,7 @@ MAX_PLANE_DISAGREEMENT = (0.7, 1.4)
 
 # The printed card on the table plane, one card width wide, centred; corners in the order of a found card's (TL, TR,
 # BR, BL).
-_CARD = np.array([[-0.5, -0.5 / CARD_ASPECT], [0.5, -0.5 / CARD_ASPECT], [0.5, 0.5 / CARD_ASPECT],
-                  [-0.5, 0.5 / CARD_ASPECT]])
+_CARD = np.array([[-0.5, -CARD_DEPTH / 2], [0.5, -CARD_DEPTH / 2], [0.5, CARD_DEPTH / 2], [-0.5, CARD_DEPTH / 2]])
 _CARD_SQUARED = float((_CARD * _CARD).sum())
 # The printed card's corners as one row (x0, y0, x1, ...), and turned a quarter (-y0, x0, ...): a card's row of corners
 # times these gives how far it lies along the printed card and across it.
