@@ -29,8 +29,8 @@ from .table_state import SeenCard
 ACCEPT_COLUMN = 0.5  # mean "is a card, right way up" probability a split must reach
 KEEP_CARD = 0.35  # a card within an accepted column below this is dropped (e.g. mostly under a hand)
 # A card no camera could give that shape, and that neither putting a corner back nor laying it on its sides made
-# card-shaped, is taken only if it is about the size of the nearest card found (within this share of its width and
-# depth); one found before any other card is judged once the column readings are done, and taken if they found none.
+# card-shaped, is taken only if it is about the size a card has there (`CardSizes`: within this share of its width
+# and depth); one found before any other card is judged once the column readings are done, and taken if they found none.
 # On crowded tables such a "card" was a whole group of creatures pushed together (two to three card widths across),
 # and it hid every card of the group. On 480 held-out and 300 training scenes, real cards taken misshapen (a corner or
 # two a few pixels off) were 0.78-1.2 of their true width.
@@ -47,14 +47,15 @@ PART_OF_CARD_AREA = (0.2, 0.85)
 # Cards sized by such an outline's own sides (where no card of the nearby size is found there) must hold it at least
 # this much: a sliver of a card beside a hand gives sides a card may have, and little of the card to read.
 SIDE_SIZED_OUTLINE_AREA = 0.4
-# How far (relative) the width of a column completed from an outline that reads as nothing may be from the nearest
-# card's: that card may lie across a tilted frame, up to 40% narrower or wider.
+# How far (relative) the width of a column completed from an outline that reads as nothing may be from a card's there
+# (`CardSizes`; the nearest card's where too few are found to fit the table's tilt, and that card may lie across a
+# tilted frame, up to 40% narrower or wider).
 COMPLETED_COLUMN_WIDTH_TOLERANCE = 0.4
 # Completions of such an outline read, best-placed first: the corner cut off is not always the one whose completion
 # lies best on edges.
 COMPLETED_TRIES = 2
 SNAP_MIN_SCORE = 0.05  # an outline reading worse than this is dropped without snapping or partial readings
-FRAGMENT_AREA = 0.3  # an outline under this share of the nearest found card's area is a fragment, not read as a column
+FRAGMENT_AREA = 0.3  # an outline under this share of a card's area there (`CardSizes`) is a fragment, not a column
 SNAP_REACH = 0.15  # how far (in card depths) a doubtful outline's sides may move onto a nearby edge
 EARLY_ACCEPT = 0.85  # a split scoring this well is taken without trying the less plausible ones
 FEATURES = "features"  # key of a card's feature vector beside its probabilities
@@ -70,7 +71,7 @@ AGAIN_CARD = 0.9
 AGAIN_GAIN = 0.1
 # A card read less surely than this as a card (found from a corner at a misshapen neighbour's size, or beside one) is
 # mostly a little off its own edges, and the places next to it are twice as far off. Its neighbours are laid from
-# where it reads PLACE_AGAIN_GAIN surer, laid on its own sides or at the nearest card's size; the card itself is
+# where it reads PLACE_AGAIN_GAIN surer, laid on its own sides or at the size a card has there; the card itself is
 # reported as found: the surest of a dozen places overstates how sure its reading is (held-out card 66 was read green
 # at 0.78 and 0.82 so, on the layout bench and on a crowded table; stop 23 found the same of the cards read again on
 # their sides). Stop 63: on crowded tables (240 held-out scenes) 5 cards more of 1,176 found, none lost.
@@ -122,8 +123,8 @@ ALONG_OFF_TABLE = 0.01
 # another size or on each of its sides; the surest place is taken if it reads this surely.
 TURNED_DEGREES = (-6, -3, 3, 6)
 TURNED_CARD = 0.95
-# A card whose width or depth differs by more than this share from the nearest other card's is also laid again at
-# that card's size (perspective makes neighbouring cards differ by a few percent only).
+# A card whose width or depth differs by more than this share from those the other cards give it there (`CardSizes`)
+# is also laid again at that size (perspective makes neighbouring cards differ by a few percent only).
 RESIZE_OFF = 0.08
 # A card whose ends (its left and right sides, a column outline's), snapped onto the edges nearby, draw it in and move a
 # corner by more than the first share of its width and at most the second, is read again there (see _ends_drawn_in).
@@ -405,8 +406,8 @@ def _neighbour_places_again(gray: np.ndarray, card: np.ndarray, unsnapped: np.nd
     """Where the neighbour of `card` on `side` (its index in `neighbours`) that read as no card is read
     again, those card-shaped and in the frame: turned by TURNED_DEGREES about the edge it shares with the card, and
     beside the card as it was found (`unsnapped`) if snapping moved it, each snapped onto the edges nearby; then, as
-    laid, beside the card laid again at the nearest of the `others`' size (found too small or too large: an edge of its
-    art taken for its own) and beside it laid on each of its own sides (misshapen: a corner or two pulled off)."""
+    laid, beside the card laid again at the size the `others` give it there (found too small or too large: an edge of
+    its art taken for its own) and beside it laid on each of its own sides (misshapen: a corner or two pulled off)."""
     places = turned_neighbours(card, neighbours(card)[side], TURNED_DEGREES)
     if np.abs(unsnapped - card).max() > 1.0:
         places.append(neighbours(unsnapped)[side])
@@ -436,7 +437,7 @@ def _resized_places(gray: np.ndarray, card: np.ndarray, others: list[np.ndarray]
 
 def _put_right(gray: np.ndarray, card: np.ndarray, others: list[np.ndarray], sizes: CardSizes) -> list[np.ndarray]:
     """The places a card found a little off may lie in: laid on each of its own sides (`_laid_on_sides`) and at the
-    nearest of the `others`' size (`_resized_places`), those whose middle lies in none of the `others`."""
+    size the `others` give it there (`_resized_places`), those whose middle lies in none of the `others`."""
     places = _laid_on_sides(gray, card) + _resized_places(gray, card, others, sizes)
     return [place for place in places if not inside_any(quad_centre(place), others)]
 
@@ -731,8 +732,8 @@ class Recogniser:
             size = sizes.at(quad_centre(quad), taken)
             if size is None or inside_any(quad_centre(quad), taken):
                 continue
-            # First cards of the nearest card's size; where none is found, cards sized by the outline's own sides
-            # (perspective can make a card far from the nearest one a fifth larger or smaller).
+            # First cards of the size a card has there (`CardSizes`); where none is found, cards sized by the outline's
+            # own sides (perspective can make a card far from the nearest one a fifth larger or smaller).
             found = self._card_over_outline(image, full_gray(), quad, [size], PART_OF_CARD_AREA[0], taken)
             if found is None:
                 found = self._card_over_outline(image, full_gray(), quad, outline_side_sizes(quad, size),
@@ -751,10 +752,10 @@ class Recogniser:
         # across it): a card of the frame's card size may lie in one of their corners.
         unexplained_corners = [c for quad in unexplained for c in quad_corners(quad)]
         corner_list = [("quad", c) for c in unexplained_corners] + [("outline", c) for c in outlines.corners]
-        # First the frame's card size (of the nearest card found) in every corner; then, where no card was found, a
-        # card as wide as a side of the corner (the nearest card may be far off in perspective, or itself misplaced,
-        # or there may be none yet). Here only where the corner's sides run along most of the card; where they run
-        # along half of it (CORNER_SIDE_SHARES), once the columns have grown (below).
+        # First the frame's card size (`CardSizes`: the size a card has there) in every corner; then, where no card was
+        # found, a card as wide as a side of the corner (the nearest card may be far off in perspective, or itself
+        # misplaced, or there may be none yet). Here only where the corner's sides run along most of the card; where
+        # they run along half of it (CORNER_SIDE_SHARES), once the columns have grown (below).
         long_side = max(image.shape[:2])
         widths = (MIN_CARD_FRACTION * long_side, MAX_CARD_FRACTION * long_side)
         tried: set[bytes] = set()  # a place laid again in a later pass reads as it did
@@ -796,8 +797,8 @@ class Recogniser:
         judge_misshapen()
         lap("corners")
         # Around the outlines that explained nothing, a card's edges can still be straight lines where its outline
-        # was lost (a pale card on a pale cloth) or ran into an arm or the next column: cards of the nearest card's
-        # size are laid from the corners two such lines make, the squarest first. Only when asked to be thorough:
+        # was lost (a pale card on a pale cloth) or ran into an arm or the next column: cards of the size a card has
+        # there are laid from the corners two such lines make, the squarest first. Only when asked to be thorough:
         # on the 240 scenes of the benchmark this found 2 of 1,314 cards (none of 1,183 on another 240) and 11 of
         # 1,176 on crowded tables, for about a seventh of a middle frame's time.
         regions = [quad_centre(quad) for quad in unexplained] + [corner.point for corner in outlines.corners] \
@@ -924,7 +925,7 @@ class Recogniser:
         grow(half_side_cards, {id(card) for card in half_side_cards})
         lap("half-side corners")
         # Creatures pushed together side by side, all of one height, leave one outline two or more cards wide, which
-        # no column fits: its cells are read as cards of the nearest card's size. Last, since where the creatures
+        # no column fits: its cells are read as cards of the size a card has there. Last, since where the creatures
         # are of different heights (an L) the cells lie off the cards, and one read surely there would take the place
         # of a card that the searches above find.
         for quad in unexplained:
@@ -1098,12 +1099,12 @@ class Recogniser:
 
     def _read_again_on_sides(self, image: np.ndarray, gray: np.ndarray, seen: list[SeenCard], taken: list[np.ndarray],
                              factor: float, sizes: CardSizes) -> list[SeenCard]:
-        """The cards read doubtfully (below AGAIN_BELOW) read again laid on each of their own sides, and at the nearest
-        other card's size from each of their corners where theirs differs from it (`_resized_places`), as laid and
-        snapped onto the edges nearby (a card placed a few percent of a card off, or found too large with a shadow
-        welded on, reads parts and ability from the wrong pixels). The best of those readings that read surely as
-        cards (AGAIN_CARD) replaces the card if it is AGAIN_GAIN surer, but with the card's own confidence: picked as
-        the surest of several readings, its confidence overstates it, and a card under a hand can find one sure wrong
+        """The cards read doubtfully (below AGAIN_BELOW) read again laid on each of their own sides, and at the size the
+        other cards give them there from each of their corners where theirs differs from it (`_resized_places`), as laid
+        and snapped onto the edges nearby (a card placed a few percent of a card off, or found too large with a shadow
+        welded on, reads parts and ability from the wrong pixels). The best of those readings that read surely as cards
+        (AGAIN_CARD) replaces the card if it is AGAIN_GAIN surer, but with the card's own confidence: picked as the
+        surest of several readings, its confidence overstates it, and a card under a hand can find one sure wrong
         reading among them."""
         import dataclasses
 
@@ -1156,8 +1157,8 @@ class Recogniser:
     def _placed_to_grow_from(self, image: np.ndarray, gray: np.ndarray, points: np.ndarray, probabilities: dict,
                              others: list[np.ndarray], sizes: CardSizes) -> np.ndarray:
         """Where the neighbours of the card found at `points` are laid from: where it reads PLACE_AGAIN_GAIN surer as a
-        card, laid on each of its own sides or at the nearest of the `others`' size, if it read below PLACE_AGAIN_BELOW
-        as found; otherwise as found."""
+        card, laid on each of its own sides or at the size the `others` give it there, if it read below
+        PLACE_AGAIN_BELOW as found; otherwise as found."""
         validity = float(probabilities["card"][0])
         if validity >= PLACE_AGAIN_BELOW:
             return points
