@@ -419,10 +419,11 @@ def _neighbour_places_again(gray: np.ndarray, card: np.ndarray, unsnapped: np.nd
 
 def _resized_places(gray: np.ndarray, card: np.ndarray, others: list[np.ndarray], sizes: CardSizes,
                     snapped_too: bool = True) -> list[np.ndarray]:
-    """The card laid again from each of its corners (`cards_resized`) at the size a card has there, as the `others`
-    say (`CardSizes.at`), each as laid and (if `snapped_too`) snapped onto the edges nearby, those card-shaped and in
-    the frame; none where its own size is within RESIZE_OFF of that."""
-    size = sizes.at(quad_centre(card), others)
+    """The card laid again from each of its corners (`cards_resized`) at the size a card turned as it is has there, as
+    the `others` say (`CardSizes.turned_at`), each as laid and (if `snapped_too`) snapped onto the edges nearby, those
+    card-shaped and in the frame; none where its own size is within RESIZE_OFF of that."""
+    top = card[1] - card[0]
+    size = sizes.turned_at(quad_centre(card), top / max(float(np.linalg.norm(top)), 1e-9), others)
     if size is None:
         return []
     own = mean_sides(card)
@@ -778,7 +779,7 @@ class Recogniser:
                             (size is not None and near_any(corner.point, taken, NEAR_TAKEN * size[1])):
                         continue  # out of tries, or a corner of a card already found (or of its column)
                     cards = side_sized_cards(corner, size, widths, share) if by_side else \
-                        cards_at_corner(corner, size, share)
+                        cards_at_corner(corner, size, share, functools.partial(sizes.laid_from, cards=taken))
                     # A short side's card can lie across a card found already, its centre just off it: that card again.
                     cards = [card for card in cards
                              if card.tobytes() not in tried and not overlaps_any(card, taken, SAME_CARD_OVERLAP)]
@@ -817,7 +818,8 @@ class Recogniser:
                     break
                 if near_any(corner.point, taken, NEAR_TAKEN * size[1]):
                     continue  # a corner of a card already found
-                cards = [card for card in cards_at_edge_corner(corner, size) if in_frame(card, image.shape)
+                laid = functools.partial(sizes.laid_from, cards=taken)
+                cards = [card for card in cards_at_edge_corner(corner, size, laid) if in_frame(card, image.shape)
                          and not inside_any(quad_centre(card), taken) and not featureless(card)]
                 if not cards:
                     continue

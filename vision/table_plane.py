@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from .placements import CARD_DEPTH, mean_sides, nearest_card
+from .placements import CARD_DEPTH, card_centres, mean_sides, nearest_centre
 
 # Fewer cards say too little of the tilt, and the nearest card's size is taken (from 4 cards on, more scenes of the
 # training seeds lost a card than from 6).
@@ -25,6 +25,10 @@ OUTLIER_SCALE = 4.0
 # Where the tilted table says a size this far from the nearest card's, the fit is not believed (perhaps most cards it
 # was fitted to lie at the other end of the table, or are misfound).
 MAX_PLANE_DISAGREEMENT = (0.7, 1.4)
+# A card turned further than this from the nearest card on the table lies across it, and is sized turned its own way
+# (`CardSizes.laid_from`); less, as the nearest card is turned (laid at its own turn everywhere, the cards the searches
+# found moved a few pixels, and what grew from them changed: seeds 601-603 lost more cards than they found).
+TURNED_ACROSS = math.pi / 4
 
 # The printed card on the table plane, one card width wide, centred; corners in the order of a found card's (TL, TR,
 # BR, BL).
@@ -87,6 +91,16 @@ class TablePlane:
         top, bottom = math.hypot(x1 - x0, y1 - y0), math.hypot(x2 - x3, y2 - y3)
         left, right = math.hypot(x3 - x0, y3 - y0), math.hypot(x2 - x1, y2 - y1)
         return (top + bottom) / 2, (left + right) / 2
+
+    def angle_along(self, point, way) -> float:
+        """The turn on the table of a card whose top edge runs from `point` the frame's way `way` (a vector)."""
+        (a, b, c), (d, e, f), (g, h, i) = self.from_image.tolist()
+        ends = []
+        for x, y in ((float(point[0]), float(point[1])), (float(point[0] + way[0]), float(point[1] + way[1]))):
+            w = g * x + h * y + i
+            ends.append(((a * x + b * y + c) / w, (d * x + e * y + f) / w))
+        (x0, y0), (x1, y1) = ends
+        return math.atan2(y1 - y0, x1 - x0)
 
 
 def _misfits(tilt: np.ndarray, corners: np.ndarray, focal: float, centre: tuple[float, float],
@@ -156,6 +170,7 @@ class CardSizes:
     def __init__(self, shape):
         self.shape = shape  # the frame's (height, width, ...)
         self._fitted: tuple = ()  # the cards of the last fit, held (so no new array can take one's id)
+        self._centres: np.ndarray | None = None  # their centres (`card_centres`), asked of every place laid
         self._plane: TablePlane | None = None
         self._tilt: np.ndarray | None = None  # the last fit's tilt: where the next starts
 
@@ -165,16 +180,55 @@ class CardSizes:
         nearest card within MAX_PLANE_DISAGREEMENT, else the nearest card's own. None where there are no cards."""
         if not cards:
             return None
-        nearest = nearest_card(point, cards)
-        own = mean_sides(cards[nearest])
+        return self._sized(point, cards)[0]
+
+    def laid_from(self, corner, width_way, depth_way, cards: list[np.ndarray]) -> tuple[float, float] | None:
+        """Width and depth in pixels of a card laid from the frame point `corner` with its width along the frame's
+        way `width_way` and its depth along `depth_way` (unit vectors). Turned as the nearest card is (within
+        TURNED_ACROSS), `at`'s size there; turned across it, on the fitted table (where `at` takes it from there)
+        turned that way and centred where it then lies: seen aslant, a card turned a quarter is not the same size."""
+        if not cards:
+            return None
+        size, plane, angle = self._turned(corner, width_way, cards)
+        if angle is None:
+            return size
+        width, depth = plane.card_size_at(corner, angle)
+        centre = (corner[0] + (width * width_way[0] + depth * depth_way[0]) / 2,
+                  corner[1] + (width * width_way[1] + depth * depth_way[1]) / 2)
+        return plane.card_size_at(centre, angle)
+
+    def turned_at(self, point, width_way, cards: list[np.ndarray]) -> tuple[float, float] | None:
+        """Width and depth in pixels of a card centred at `point` with its width along the frame's way `width_way`:
+        as `laid_from` sizes it, from its centre."""
+        if not cards:
+            return None
+        size, plane, angle = self._turned(point, width_way, cards)
+        return size if angle is None else plane.card_size_at(point, angle)
+
+    def _turned(self, point, width_way, cards: list[np.ndarray]):
+        """`at`'s size at `point`, the fitted table if that gave it, and the turn on it of a card whose width runs
+        `width_way` where that is turned across the nearest card (TURNED_ACROSS; else None)."""
+        size, plane, nearest = self._sized(point, cards)
+        if plane is None:
+            return size, None, None
+        angle = plane.angle_along(point, width_way)
+        if abs(math.remainder(angle - float(plane.card_angles[nearest]), math.pi)) < TURNED_ACROSS:
+            return size, plane, None
+        return size, plane, angle
+
+    def _sized(self, point, cards: list[np.ndarray]) -> tuple[tuple[float, float], TablePlane | None, int]:
+        """`at`'s size, the fitted table if that is what gave it, and the nearest card's index."""
         if len(self._fitted) != len(cards) or any(a is not b for a, b in zip(self._fitted, cards)):
-            self._fitted, self._plane = tuple(cards), fit_table_plane(cards, self.shape, self._tilt)
+            self._fitted, self._centres = tuple(cards), card_centres(cards)
+            self._plane = fit_table_plane(cards, self.shape, self._tilt)
             if self._plane is not None:
                 self._tilt = self._plane.tilt
+        nearest = nearest_centre(point, self._centres)
+        own = mean_sides(cards[nearest])
         if self._plane is None:
-            return own
+            return own, None, nearest
         width, depth = self._plane.card_size_at(point, float(self._plane.card_angles[nearest]))
         low, high = MAX_PLANE_DISAGREEMENT
         if not (low < width / own[0] < high and low < depth / own[1] < high):
-            return own
-        return width, depth
+            return own, None, nearest
+        return (width, depth), self._plane, nearest

@@ -10,7 +10,8 @@ from vision.detect import _card_sized, _large_outline_corners, _quad_from_contou
 from vision.features import ORIENTATION_BINS, _chroma_stats, _gradient_histograms, _standardised
 from vision.pipeline import _inner_sample, _spread_and_mean
 from vision.placements import (CARD_ASPECT, MAX_OPPOSITE_RATIO, MIN_ASPECT, _MAX_CORNER_COSINE, card_shaped,
-                               in_frame, mean_sides, nearest_card, quad_centre, rolled, shortest_side)
+                               card_centres, in_frame, mean_sides, nearest_centre, quad_centre, rolled,
+                               shortest_side)
 
 finite = st.floats(-2000, 2000, allow_nan=False, width=64)
 
@@ -34,9 +35,9 @@ def test_in_frame_is_the_numpy_test_of_every_corner(card):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(arrays(np.float64, (4, 2), elements=st.floats(0, 1640, width=64)), min_size=1, max_size=8),
        arrays(np.float64, 2, elements=st.floats(0, 1640, width=64)))
-def test_nearest_card_picks_the_card_numpys_mean_and_norm_pick(cards, point):
+def test_nearest_centre_picks_the_card_numpys_mean_and_norm_pick(cards, point):
     nearest = min(range(len(cards)), key=lambda index: np.linalg.norm(cards[index].mean(axis=0) - point))
-    assert nearest_card(point, cards) == nearest
+    assert nearest_centre(point, card_centres(cards)) == nearest
 
 
 patches = st.sampled_from([(24, 24), (30, 28), (50, 32), (62, 58)]).flatmap(
@@ -158,12 +159,12 @@ def test_featureless_samples_where_numpys_mean_of_the_corners_puts_it(seed, corn
     assert np.array_equal(_inner_sample(image, corners), expected)
 
 
-def test_nearest_card_takes_the_first_of_equally_near_cards_as_min_does():
+def test_nearest_centre_takes_the_first_of_equally_near_cards_as_min_does():
     small = np.array([[0.0, 0.0], [100.0, 0.0], [100.0, 64.0], [0.0, 64.0]])
     large = np.array([[300.0, 0.0], [500.0, 0.0], [500.0, 128.0], [300.0, 128.0]]) - [0.0, 32.0]
     point = np.array([225.0, 32.0])  # 175 px from either card's centre
-    assert nearest_card(point, [small, large]) == 0
-    assert nearest_card(point, [large, small]) == 0
+    assert nearest_centre(point, card_centres([small, large])) == 0
+    assert nearest_centre(point, card_centres([large, small])) == 0
 
 
 quads64 = arrays(np.float64, (4, 2), elements=st.floats(-2000, 2000, allow_nan=False, width=64))

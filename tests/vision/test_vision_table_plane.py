@@ -67,6 +67,61 @@ def test_a_card_across_the_table_is_sized_by_the_tilt_not_by_the_nearest_card():
     assert _relative_error(sizes.at(far.mean(axis=0), cards), truth) < 0.02
 
 
+@settings(max_examples=40, deadline=None)
+@given(tilt=st.floats(12, 25), axis=st.floats(0, 360), width=st.floats(140, 330), corner=st.integers(0, 3),
+       seed=st.integers(0, 2 ** 32 - 1))
+def test_a_card_turned_across_its_neighbours_is_laid_at_its_own_size(tilt, axis, width, corner, seed):
+    """A table seen 12-25 degrees aslant, six cards found turned one way and a card beside them turned a quarter
+    (a creature of the next seat): laid from one of its corners along its sides (`CardSizes.laid_from`), it is given
+    its own width and depth within 3%. Laid the way its neighbours are turned, it is given exactly `at`'s size there
+    (the nearest card's turn)."""
+    rng = np.random.default_rng(seed)
+    homography = _camera(tilt, axis, width)
+    cards = [_card_on_table(homography, x, y, rng.normal(0, 0.03)) for x in (-1.1, 0.0, 1.1) for y in (-1.6, -0.9)]
+    turned = _card_on_table(homography, rng.uniform(-1.0, 1.0), 0.4, math.pi / 2 + rng.normal(0, 0.03))
+    point = turned[corner]
+    width_way, depth_way = turned[(corner + 1) % 4] - point, turned[(corner - 1) % 4] - point
+    if corner % 2:  # from the card's TR and BL corners its width runs the other way round
+        width_way, depth_way = depth_way, width_way
+    width_way, depth_way = width_way / np.linalg.norm(width_way), depth_way / np.linalg.norm(depth_way)
+    sizes = CardSizes(FRAME)
+    assert _relative_error(sizes.laid_from(point, width_way, depth_way, cards), mean_sides(turned)) < 0.03
+    assert sizes.laid_from(point, depth_way, width_way, cards) == sizes.at(point, cards)
+
+
+@pytest.mark.parametrize("axis", [0.0, 90.0])
+def test_a_turned_card_is_not_sized_as_its_neighbours_are_turned(axis):
+    """25 degrees aslant about the frame's width or its height: a card turned a quarter from the six beside it is
+    foreshortened along its other side, and the size of a card turned as they are (`at`) is more than a tenth off it;
+    laid from its corner along its own sides (`laid_from`), or asked at its centre turned as it is (`turned_at`), it
+    is given its size within 2%; turned as they are, `turned_at` is `at`."""
+    homography = _camera(25.0, axis, 200.0)
+    cards = [_card_on_table(homography, x, y, 0.0) for x in (-1.1, 0.0, 1.1) for y in (-1.6, -0.9)]
+    turned = _card_on_table(homography, 0.0, 0.4, math.pi / 2)
+    point = turned[0]
+    width_way, depth_way = ((turned[index] - point) / np.linalg.norm(turned[index] - point) for index in (1, 3))
+    sizes, truth = CardSizes(FRAME), mean_sides(turned)
+    assert _relative_error(sizes.at(point, cards), truth) > 0.1
+    assert _relative_error(sizes.laid_from(point, width_way, depth_way, cards), truth) < 0.02
+    centre = turned.mean(axis=0)
+    assert _relative_error(sizes.turned_at(centre, width_way, cards), truth) < 0.02
+    assert sizes.turned_at(centre, depth_way, cards) == sizes.at(centre, cards)
+
+
+def test_a_turned_card_is_sized_as_the_nearest_where_no_table_is_fitted():
+    """Below MIN_PLANE_CARDS, laid or asked either way round a card is given the nearest card's own size, as `at`
+    gives it."""
+    homography = _camera(20.0, 0.0, 200.0)
+    cards = [_card_on_table(homography, x, -1.5, 0.0) for x in np.linspace(-2, 2, MIN_PLANE_CARDS - 1)]
+    sizes = CardSizes(FRAME)
+    point = np.array([800.0, 900.0])
+    across, down = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+    assert sizes.laid_from(point, across, down, cards) == sizes.laid_from(point, down, across, cards) \
+        == sizes.at(point, cards)
+    assert sizes.turned_at(point, across, cards) == sizes.turned_at(point, down, cards) == sizes.at(point, cards)
+    assert sizes.laid_from(point, across, down, []) is None and sizes.turned_at(point, across, []) is None
+
+
 def test_a_card_found_a_tenth_too_large_hardly_moves_the_table():
     """One card of eight found 12% too large (an edge of the art taken for its own): the others are still given their
     sizes within 2%; each card is weighted down by how badly it fits (OUTLIER_SCALE)."""
