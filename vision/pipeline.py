@@ -568,6 +568,7 @@ class Recogniser:
             return snapped_cards[key]
 
         taken: list[np.ndarray] = []  # corners of the cards accepted so far
+        laid_for_its_turn = functools.partial(sizes.laid_from, cards=taken)  # from a corner, either way round
         seen: list[SeenCard] = []
         readings_seen: list[dict] = []  # the probabilities and features of each card in `seen`
         unexplained: list[np.ndarray] = []  # outlines that did not read as a column of cards
@@ -779,7 +780,7 @@ class Recogniser:
                             (size is not None and near_any(corner.point, taken, NEAR_TAKEN * size[1])):
                         continue  # out of tries, or a corner of a card already found (or of its column)
                     cards = side_sized_cards(corner, size, widths, share) if by_side else \
-                        cards_at_corner(corner, size, share, functools.partial(sizes.laid_from, cards=taken))
+                        cards_at_corner(corner, size, share, laid_for_its_turn)
                     # A short side's card can lie across a card found already, its centre just off it: that card again.
                     cards = [card for card in cards
                              if card.tobytes() not in tried and not overlaps_any(card, taken, SAME_CARD_OVERLAP)]
@@ -818,8 +819,8 @@ class Recogniser:
                     break
                 if near_any(corner.point, taken, NEAR_TAKEN * size[1]):
                     continue  # a corner of a card already found
-                laid = functools.partial(sizes.laid_from, cards=taken)
-                cards = [card for card in cards_at_edge_corner(corner, size, laid) if in_frame(card, image.shape)
+                cards = [card for card in cards_at_edge_corner(corner, size, laid_for_its_turn)
+                         if in_frame(card, image.shape)
                          and not inside_any(quad_centre(card), taken) and not featureless(card)]
                 if not cards:
                     continue

@@ -1,8 +1,10 @@
 """The table seen aslant: the tilt of the camera, fitted to the cards found so far (all of one printed size), gives
 the width and depth a card has anywhere in the frame. A camera tilted 10-25 degrees shows cards at one side of the
 table a fifth smaller than at the other and foreshortened along one axis, so the nearest card found is a poor guide to
-a card a few cards away (stop 67 in docs/vision-history.md).
-Pure numpy and geometry; the pipeline asks `CardSizes.at` wherever it lays a card at the size of those around it."""
+a card a few cards away, and a card turned a quarter from it is foreshortened along its other side (stops 67 and 68 in
+docs/vision-history.md).
+Pure numpy and geometry; the pipeline asks `CardSizes.at` wherever it lays a card at the size of those around it,
+`laid_from` where it lays one from a corner either way round, and `turned_at` where it lays one again as turned."""
 from __future__ import annotations
 
 import math
