@@ -36,6 +36,7 @@ TURNED_ACROSS = math.pi / 4
 # BR, BL).
 _CARD = np.array([[-0.5, -CARD_DEPTH / 2], [0.5, -CARD_DEPTH / 2], [0.5, CARD_DEPTH / 2], [-0.5, CARD_DEPTH / 2]])
 _CARD_SQUARED = float((_CARD * _CARD).sum())
+_CARD_CORNERS = _CARD.tolist()
 # The printed card's corners as one row (x0, y0, x1, ...), and turned a quarter (-y0, x0, ...): a card's row of corners
 # times these gives how far it lies along the printed card and across it.
 _CARD_ROWS = np.column_stack([_CARD.ravel(), np.column_stack([-_CARD[:, 1], _CARD[:, 0]]).ravel()])
@@ -71,24 +72,16 @@ class TablePlane:
 
     def __init__(self, tilt: np.ndarray, to_image: np.ndarray, card_angles: np.ndarray):
         self.tilt = tilt  # the camera's, as `plane_to_image` takes it
-        self.to_image = to_image
-        self.from_image = np.linalg.inv(to_image)
         self.card_angles = card_angles  # each fitted card's turn on the table, radians
+        # The map from the table to the frame (`to_image`) and back, as plain floats: the searches ask sizes of every
+        # place they lay, and numpy's calls cost more than the sums.
+        self._to_rows, self._from_rows = to_image.tolist(), np.linalg.inv(to_image).tolist()
 
     def card_size_at(self, point, angle: float) -> tuple[float, float]:
-        """Width and depth in pixels of a card centred at `point` in the frame, turned by `angle` on the table. In
-        plain floats: the searches ask it of every place they lay, and numpy's calls cost more than the sums."""
-        (a, b, c), (d, e, f), (g, h, i) = self.from_image.tolist()
-        x, y = float(point[0]), float(point[1])
-        w = g * x + h * y + i
-        x, y = (a * x + b * y + c) / w, (d * x + e * y + f) / w
+        """Width and depth in pixels of a card centred at `point` in the frame, turned by `angle` on the table."""
+        x, y = _mapped(self._from_rows, float(point[0]), float(point[1]))
         cos, sin = math.cos(angle), math.sin(angle)
-        (a, b, c), (d, e, f), (g, h, i) = self.to_image.tolist()
-        seen = []
-        for u, v in _CARD.tolist():
-            u, v = u * cos - v * sin + x, u * sin + v * cos + y
-            w = g * u + h * v + i
-            seen.append(((a * u + b * v + c) / w, (d * u + e * v + f) / w))
+        seen = [_mapped(self._to_rows, u * cos - v * sin + x, u * sin + v * cos + y) for u, v in _CARD_CORNERS]
         (x0, y0), (x1, y1), (x2, y2), (x3, y3) = seen
         top, bottom = math.hypot(x1 - x0, y1 - y0), math.hypot(x2 - x3, y2 - y3)
         left, right = math.hypot(x3 - x0, y3 - y0), math.hypot(x2 - x1, y2 - y1)
@@ -96,13 +89,17 @@ class TablePlane:
 
     def angle_along(self, point, way) -> float:
         """The turn on the table of a card whose top edge runs from `point` the frame's way `way` (a vector)."""
-        (a, b, c), (d, e, f), (g, h, i) = self.from_image.tolist()
-        ends = []
-        for x, y in ((float(point[0]), float(point[1])), (float(point[0] + way[0]), float(point[1] + way[1]))):
-            w = g * x + h * y + i
-            ends.append(((a * x + b * y + c) / w, (d * x + e * y + f) / w))
-        (x0, y0), (x1, y1) = ends
+        x, y = float(point[0]), float(point[1])
+        x0, y0 = _mapped(self._from_rows, x, y)
+        x1, y1 = _mapped(self._from_rows, float(point[0] + way[0]), float(point[1] + way[1]))
         return math.atan2(y1 - y0, x1 - x0)
+
+
+def _mapped(rows, x: float, y: float) -> tuple[float, float]:
+    """The point (x, y) through the homography `rows` (a 3x3 matrix as nested lists of floats)."""
+    (a, b, c), (d, e, f), (g, h, i) = rows
+    w = g * x + h * y + i
+    return (a * x + b * y + c) / w, (d * x + e * y + f) / w
 
 
 def _misfits(tilt: np.ndarray, corners: np.ndarray, focal: float, centre: tuple[float, float],
