@@ -614,11 +614,14 @@ class Recogniser:
                 quad = refine_at_full_resolution(full_gray(), quad, outlines.snap_reach)
             if inside_any(quad_centre(quad), taken):
                 continue
-            size = sizes.at(quad_centre(quad), taken)
-            if size is not None and quad_area(quad) < FRAGMENT_AREA * size[0] * size[1]:
-                unexplained.append(quad)
-                low.append(quad)
-                continue
+            # Most outlines are cards, clearly no fragment of one before the table is fitted (`largest_area`).
+            area = quad_area(quad)
+            if taken and area < FRAGMENT_AREA * sizes.largest_area(quad_centre(quad), taken):
+                width, depth = sizes.at(quad_centre(quad), taken)
+                if area < FRAGMENT_AREA * width * depth:
+                    unexplained.append(quad)
+                    low.append(quad)
+                    continue
             readings = self._readings(image, quad)
             if not readings:
                 unexplained.append(quad)  # no whole number of cards fits it: perhaps cards merged with something

@@ -602,14 +602,21 @@ def near_any(point: np.ndarray, cards: list[np.ndarray], margin: float) -> bool:
     return any(cv2.pointPolygonTest(card.astype(np.float32), point, True) > -margin for card in cards)
 
 
-def card_centres(cards: list[np.ndarray]) -> np.ndarray:
-    """The cards' (at least one) centres, one row each: each card's corners summed as numpy's mean sums them."""
-    return np.stack(cards).mean(axis=1)
+def card_centres(cards: list[np.ndarray]) -> list[tuple[float, float]]:
+    """The cards' (at least one) centres: each card's corners summed as numpy's mean sums them."""
+    return [(x, y) for x, y in np.stack(cards).mean(axis=1).tolist()]
 
 
-def nearest_centre(point, centres: np.ndarray) -> int:
+def nearest_centre(point, centres: list[tuple[float, float]]) -> int:
     """The index of the centre (`card_centres`) nearest `point`, the first of equally near ones: the one that
-    np.linalg.norm and min() would pick, from the same sums (this runs for every place a search lays, over every card
-    found so far, and one numpy call over all of them costs less than a call for each)."""
-    offsets = centres - np.array((float(point[0]), float(point[1])))
-    return int(np.argmin(np.sqrt((offsets * offsets).sum(axis=1))))
+    np.linalg.norm and min() would pick, from the same sums (this runs for every place a search lays, over the dozen or
+    so cards found so far, where a loop of plain floats costs less than one numpy call)."""
+    x, y = float(point[0]), float(point[1])
+    nearest, least = 0, math.inf
+    for index, (centre_x, centre_y) in enumerate(centres):
+        step_x, step_y = centre_x - x, centre_y - y
+        # The root kept (not the squared distance): two squares a bit apart can have one root, and then the first wins.
+        distance = math.sqrt(step_x * step_x + step_y * step_y)
+        if distance < least:
+            nearest, least = index, distance
+    return nearest

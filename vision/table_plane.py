@@ -4,7 +4,8 @@ table a fifth smaller than at the other and foreshortened along one axis, so the
 a card a few cards away, and a card turned a quarter from it is foreshortened along its other side (stops 67 and 68 in
 docs/vision-history.md).
 Pure numpy and geometry; the pipeline asks `CardSizes.at` wherever it lays a card at the size of those around it,
-`laid_from` where it lays one from a corner either way round, and `turned_at` where it lays one again as turned."""
+`laid_from` where it lays one from a corner either way round, `turned_at` where it lays one again as turned, and
+`largest_area` (no fit) where most outlines are cards well above a fragment's size."""
 from __future__ import annotations
 
 import math
@@ -44,27 +45,46 @@ _CARD_ROWS = np.column_stack([_CARD.ravel(), np.column_stack([-_CARD[:, 1], _CAR
 _LESS_MIDDLE = np.eye(8) - np.tile(np.eye(2), (4, 4)) / 4
 
 
-def plane_to_image(tilt: np.ndarray, focal: float, centre: tuple[float, float]) -> np.ndarray:
+def rotation(tilt) -> list[list[float]]:
+    """The rotation by the rotation vector (tilt[0], tilt[1], 0), as cv2.Rodrigues gives it, in plain floats (the fit
+    asks one for each tilt it tries, and OpenCV's call costs more than the sums): Rodrigues' formula, with
+    sin(a)/a and (1 - cos(a))/a^2 written so that they hold at a = 0."""
+    x, y = float(tilt[0]), float(tilt[1])
+    angle = math.hypot(x, y)
+    cos = math.cos(angle)
+    along = math.sin(angle) / angle if angle else 1.0
+    half_sine = math.sin(angle / 2) / (angle / 2) if angle else 1.0
+    across = 0.5 * half_sine * half_sine
+    return [[cos + across * x * x, across * x * y, along * y],
+            [across * x * y, cos + across * y * y, -along * x],
+            [-along * y, along * x, cos]]
+
+
+def plane_to_image(tilt, focal: float, centre: tuple[float, float]) -> np.ndarray:
     """The homography from the table plane (units of the camera's distance) to frame pixels, for a pinhole camera
     turned by `tilt` (a rotation vector's x and y, radians) about its centre of view."""
-    import cv2
-
-    rotation, _ = cv2.Rodrigues(np.array([tilt[0], tilt[1], 0.0]))
     lens = np.array([[focal, 0.0, centre[0]], [0.0, focal, centre[1]], [0.0, 0.0, 1.0]])
-    return lens @ np.column_stack([rotation[:, 0], rotation[:, 1], [0.0, 0.0, focal]])
+    turned = np.array(rotation(tilt))
+    return lens @ np.column_stack([turned[:, 0], turned[:, 1], [0.0, 0.0, focal]])
 
 
-def image_to_plane(tilt: np.ndarray, focal: float, centre: tuple[float, float]) -> np.ndarray:
-    """`plane_to_image`'s inverse, in closed form (the fit asks it some twenty times): the rotation's transpose
-    undoes it, and the plane's third column (the camera's distance) is undone by its own row."""
-    import cv2
+def image_to_plane(tilt, focal: float, centre: tuple[float, float]) -> np.ndarray:
+    """`plane_to_image`'s inverse."""
+    return np.array(_image_to_plane_rows(tilt, focal, centre))
 
-    rotation, _ = cv2.Rodrigues(np.array([tilt[0], tilt[1], 0.0]))
-    x, y, z = rotation[2]
-    undo_distance = np.array([[1.0, 0.0, -x / z], [0.0, 1.0, -y / z], [0.0, 0.0, 1.0 / (focal * z)]])
-    undo_lens = np.array([[1.0 / focal, 0.0, -centre[0] / focal], [0.0, 1.0 / focal, -centre[1] / focal],
-                          [0.0, 0.0, 1.0]])
-    return undo_distance @ rotation.T @ undo_lens
+
+def _image_to_plane_rows(tilt, focal: float, centre: tuple[float, float]) -> list[list[float]]:
+    """`image_to_plane` in closed form and plain floats (the fit asks it for three tilts at a time, some ten times): the
+    rotation's transpose undoes it, and the plane's third column (the camera's distance) is undone by its own row. The
+    frame point (u, v) is first the ray ((u - cx) / f, (v - cy) / f, 1)."""
+    turned = rotation(tilt)
+    centre_x, centre_y = centre[0] / focal, centre[1] / focal
+    # The rotation's transpose times the lens's inverse: row i is (R[0][i] / f, R[1][i] / f, R[2][i] - the centre's).
+    ray = [[turned[0][i] / focal, turned[1][i] / focal,
+            turned[2][i] - centre_x * turned[0][i] - centre_y * turned[1][i]] for i in range(3)]
+    x, y, z = turned[2]
+    return [[a - x / z * c for a, c in zip(ray[0], ray[2])], [b - y / z * c for b, c in zip(ray[1], ray[2])],
+            [c / (focal * z) for c in ray[2]]]
 
 
 class TablePlane:
@@ -102,42 +122,52 @@ def _mapped(rows, x: float, y: float) -> tuple[float, float]:
     return (a * x + b * y + c) / w, (d * x + e * y + f) / w
 
 
-def _misfits(tilt: np.ndarray, corners: np.ndarray, focal: float, centre: tuple[float, float],
-             weights: np.ndarray) -> tuple[np.ndarray, float, np.ndarray]:
-    """Each card's corners (`corners`: one row of homogeneous corners per card corner, four rows a card) laid back on
-    the table tilted so, less the printed card turned and moved onto them, all cards at one size (the weighted best);
-    relative to that size, a row of eight per card. Also the size, and how far each card lies along the printed card
-    and across it (its turn)."""
-    laid = corners @ image_to_plane(tilt, focal, centre).T
-    laid = (laid[:, :2] / laid[:, 2:]).reshape(-1, 8) @ _LESS_MIDDLE
+def _misfits(tilts: np.ndarray, corners: np.ndarray, focal: float, centre: tuple[float, float],
+             weights: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each tilt (a row of `tilts`): each card's corners (`corners`: one row of homogeneous corners per card
+    corner, four rows a card) laid back on the table tilted so, less the printed card turned and moved onto them, all
+    cards at one size (the weighted best), relative to that size, in one row (eight per card). Also the sizes, and how
+    far each card lies along the printed card and across it (its turn), a row of cards per tilt."""
+    to_plane = np.array([_image_to_plane_rows(tilt, focal, centre) for tilt in tilts.tolist()])
+    laid = corners @ to_plane.transpose(0, 2, 1)
+    laid = (laid[..., :2] / laid[..., 2:]).reshape(len(tilts), -1, 8) @ _LESS_MIDDLE
     # The turn that lays the printed card best onto each card's corners (2-D Procrustes), in closed form.
     turn = laid @ _CARD_ROWS
-    match = np.hypot(turn[:, 0], turn[:, 1])
-    size = float((weights * match).sum() / (weights.sum() * _CARD_SQUARED))
-    turned = (turn / match[:, None]) @ _CARD_ROWS.T
-    return (laid - size * turned) * (np.sqrt(weights) / size)[:, None], size, turn
+    match = np.hypot(turn[..., 0], turn[..., 1])
+    size = (match @ weights) / (weights.sum() * _CARD_SQUARED)
+    turned = (turn / match[..., None]) @ _CARD_ROWS.T
+    misfits = (laid - size[:, None, None] * turned) * (np.sqrt(weights)[None, :, None] / size[:, None, None])
+    return misfits.reshape(len(tilts), -1), size, turn
 
 
-def _settled(tilt: np.ndarray, misfit) -> np.ndarray:
-    """The tilt Levenberg-Marquardt steps from `tilt` on to, `misfit` (a tilt's misfits in a row) least squared."""
+def _settled(tilt: np.ndarray, misfits) -> tuple[np.ndarray, tuple]:
+    """The tilt Levenberg-Marquardt steps from `tilt` on to, `misfits` (`_misfits` of some tilts) least squared, and
+    `_misfits` of it alone. Each tilt tried is worked out with the two nudged from it (for the slopes) in one call:
+    a try is mostly taken, and its slopes are then asked next."""
     damping, nudge = 1e-3, 1e-6
-    here = misfit(tilt)
+    nudges = np.eye(2) * nudge
+
+    def with_nudged(at: np.ndarray):
+        rows, sizes, turns = misfits(np.vstack([at, at + nudges]))
+        return rows[0], rows[1:], (rows[:1], sizes[:1], turns[:1])
+
+    here, nudged, alone = with_nudged(tilt)
     for _ in range(FIT_STEPS):
-        slopes = np.column_stack([(misfit(tilt + step) - here) / nudge for step in np.eye(2) * nudge])
+        slopes = ((nudged - here) / nudge).T
         normal, gradient, least = slopes.T @ slopes, slopes.T @ here, here @ here
         while damping < 1e6:
             move = -np.linalg.solve(normal + damping * np.diag(np.diag(normal) + 1e-12), gradient)
-            tried = misfit(tilt + move)
+            tried, tried_nudged, tried_alone = with_nudged(tilt + move)
             if tried @ tried < least:
-                tilt, here = tilt + move, tried
+                tilt, here, nudged, alone = tilt + move, tried, tried_nudged, tried_alone
                 damping = max(damping / 10, 1e-6)
                 break
             damping *= 10
         else:
-            return tilt
+            return tilt, alone
         if np.abs(move).max() < SETTLED_TILT:
-            return tilt
-    return tilt
+            return tilt, alone
+    return tilt, alone
 
 
 def fit_table_plane(cards: list[np.ndarray], shape, start: np.ndarray | None = None) -> TablePlane | None:
@@ -150,16 +180,19 @@ def fit_table_plane(cards: list[np.ndarray], shape, start: np.ndarray | None = N
     corners = np.column_stack([np.concatenate(cards).astype(np.float64), np.ones(4 * len(cards))])
     height, width = shape[:2]
     focal, centre = FOCAL_SHARE * width, (width / 2, height / 2)
-    tilt = np.zeros(2) if start is None else start
     alike = np.ones(len(cards))
     if start is None:
-        tilt = _settled(tilt, lambda at: _misfits(at, corners, focal, centre, alike)[0].ravel())
-    squared = (_misfits(tilt, corners, focal, centre, alike)[0] ** 2).sum(axis=1)
+        tilt, (rows, _, _) = _settled(np.zeros(2), lambda tilts: _misfits(tilts, corners, focal, centre, alike))
+    else:
+        tilt, (rows, _, _) = start, _misfits(start[None], corners, focal, centre, alike)
+    squared = (rows.reshape(-1, 8) ** 2).sum(axis=1)
     weights = 1.0 / (1.0 + squared / (OUTLIER_SCALE * max(float(np.median(squared)), 1e-12)))
-    tilt = _settled(tilt, lambda at: _misfits(at, corners, focal, centre, weights)[0].ravel())
-    _, size, turn = _misfits(tilt, corners, focal, centre, weights)
-    return TablePlane(tilt, plane_to_image(tilt, focal, centre) @ np.diag([size, size, 1.0]),
-                      np.arctan2(turn[:, 1], turn[:, 0]))
+    tilt, (_, size, turn) = _settled(tilt, lambda tilts: _misfits(tilts, corners, focal, centre, weights))
+    return TablePlane(tilt, plane_to_image(tilt, focal, centre) @ np.diag([float(size[0]), float(size[0]), 1.0]),
+                      np.arctan2(turn[0, :, 1], turn[0, :, 0]))
+
+
+_NOT_FITTED = object()  # the cards' table, not fitted yet (None is a fit that failed)
 
 
 class CardSizes:
@@ -168,9 +201,9 @@ class CardSizes:
 
     def __init__(self, shape):
         self.shape = shape  # the frame's (height, width, ...)
-        self._fitted: tuple = ()  # the cards of the last fit, held (so no new array can take one's id)
-        self._centres: np.ndarray | None = None  # their centres (`card_centres`), asked of every place laid
-        self._plane: TablePlane | None = None
+        self._fitted: tuple = ()  # the cards last asked of, held (so no new array can take one's id)
+        self._centres: list[tuple[float, float]] = []  # their centres (`card_centres`), asked of every place laid
+        self._plane: TablePlane | None | object = None  # their table (None: too few cards), or _NOT_FITTED yet
         self._tilt: np.ndarray | None = None  # the last fit's tilt: where the next starts
 
     def at(self, point, cards: list[np.ndarray]) -> tuple[float, float] | None:
@@ -215,10 +248,25 @@ class CardSizes:
             return size, plane, None
         return size, plane, angle
 
+    def largest_area(self, point, cards: list[np.ndarray]) -> float | None:
+        """An area in square pixels that `at`'s size at `point` has less of (the nearest card's own, widened by
+        MAX_PLANE_DISAGREEMENT's top both ways), without fitting the table (a frame's outlines are mostly cards, and
+        this is enough to tell that they are not fragments of one). None where there are no cards."""
+        if not cards:
+            return None
+        self._follow(cards)
+        width, depth = mean_sides(cards[nearest_centre(point, self._centres)])
+        return width * depth * MAX_PLANE_DISAGREEMENT[1] ** 2
+
+    def _follow(self, cards: list[np.ndarray]) -> None:
+        """Keeps the centres of `cards` if they are not the cards of the last call; their table is fitted when asked."""
+        if len(self._fitted) != len(cards) or any(a is not b for a, b in zip(self._fitted, cards)):
+            self._fitted, self._centres, self._plane = tuple(cards), card_centres(cards), _NOT_FITTED
+
     def _sized(self, point, cards: list[np.ndarray]) -> tuple[tuple[float, float], TablePlane | None, int]:
         """`at`'s size, the fitted table if that is what gave it, and the nearest card's index."""
-        if len(self._fitted) != len(cards) or any(a is not b for a, b in zip(self._fitted, cards)):
-            self._fitted, self._centres = tuple(cards), card_centres(cards)
+        self._follow(cards)
+        if self._plane is _NOT_FITTED:
             self._plane = fit_table_plane(cards, self.shape, self._tilt)
             if self._plane is not None:
                 self._tilt = self._plane.tilt

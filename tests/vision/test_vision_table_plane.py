@@ -12,7 +12,8 @@ import vision.table_plane
 from vision.cards import CARD_ASPECT
 from vision.placements import mean_sides
 from vision.synthetic import Conditions, camera_homography, project
-from vision.table_plane import (MIN_PLANE_CARDS, CardSizes, fit_table_plane, image_to_plane, plane_to_image)
+from vision.table_plane import (MAX_PLANE_DISAGREEMENT, MIN_PLANE_CARDS, CardSizes, fit_table_plane, image_to_plane,
+                                plane_to_image, rotation)
 
 FRAME = (1232, 1640, 3)  # the frame's shape, as the pipeline's image has it
 
@@ -168,6 +169,58 @@ def test_a_scan_fits_its_table_once_for_each_list_of_cards(monkeypatch):
     cards.append(_card_on_table(homography, 0.0, 2.2, 0.0))
     sizes.at((700.0, 500.0), cards)
     assert fits == [(6, False), (7, True)]
+
+
+def test_largest_area_fits_no_table(monkeypatch):
+    """The columns' pass asks of every outline whether it is a fragment of a card: `largest_area` answers for most
+    from the nearest card alone, and the table is fitted only once a size is asked (stop 69)."""
+    fits = []
+    fit = vision.table_plane.fit_table_plane
+
+    def counted(cards, shape, start=None):
+        fits.append(len(cards))
+        return fit(cards, shape, start)
+
+    monkeypatch.setattr(vision.table_plane, "fit_table_plane", counted)
+    homography = _camera(15.0, 45.0, 200.0)
+    cards = [_card_on_table(homography, x, y, 0.0) for x in (-1.5, 0.0, 1.5) for y in (-1.0, 0.8)]
+    sizes = CardSizes(FRAME)
+    width, depth = mean_sides(cards[0])
+    most = width * depth * MAX_PLANE_DISAGREEMENT[1] ** 2
+    assert sizes.largest_area(cards[0].mean(axis=0), cards) == pytest.approx(most)
+    assert fits == []
+    sizes.at((700.0, 500.0), cards)
+    assert fits == [6]
+    assert CardSizes(FRAME).largest_area((700.0, 500.0), []) is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(tilt=st.floats(0, 25), axis=st.floats(0, 360), width=st.floats(140, 330), x=st.floats(-3.0, 3.0),
+       y=st.floats(-3.0, 3.0), seed=st.integers(0, 2 ** 32 - 1))
+def test_largest_area_is_more_than_the_size_given_anywhere(tilt, axis, width, x, y, seed):
+    """Where the table is fitted or not, and however far from the cards: `at`'s size there has less area than
+    `largest_area` says, so an outline above a share of it is no fragment of a card without fitting the table."""
+    rng = np.random.default_rng(seed)
+    homography = _camera(tilt, axis, width)
+    count = int(rng.integers(1, 9))
+    cards = [_card_on_table(homography, *rng.uniform(-1.0, 1.0, size=2), rng.normal(0, 0.05),
+                            size=rng.uniform(0.8, 1.2)) for _ in range(count)]
+    point = project(homography, np.array([[x, y]]))[0]
+    sizes = CardSizes(FRAME)
+    width_there, depth_there = sizes.at(point, cards)
+    assert width_there * depth_there < sizes.largest_area(point, cards)
+
+
+@settings(max_examples=200, deadline=None)
+@given(x=st.floats(-0.6, 0.6) | st.sampled_from([0.0, 1e-9, -1e-6]),
+       y=st.floats(-0.6, 0.6) | st.sampled_from([0.0, 1e-9, -1e-6]))
+def test_the_rotation_is_opencvs(x, y):
+    """The fit's rotation in plain floats (Rodrigues' formula, stop 69) is cv2.Rodrigues's to rounding, at no tilt
+    too."""
+    import cv2
+
+    expected, _ = cv2.Rodrigues(np.array([x, y, 0.0]))
+    assert np.allclose(np.array(rotation((x, y))), expected, rtol=0, atol=1e-15)
 
 
 @given(x=st.floats(-0.45, 0.45), y=st.floats(-0.45, 0.45), focal=st.floats(800, 2000))
