@@ -68,15 +68,10 @@ def plane_to_image(tilt, focal: float, centre: tuple[float, float]) -> np.ndarra
     return lens @ np.column_stack([turned[:, 0], turned[:, 1], [0.0, 0.0, focal]])
 
 
-def image_to_plane(tilt, focal: float, centre: tuple[float, float]) -> np.ndarray:
-    """`plane_to_image`'s inverse."""
-    return np.array(_image_to_plane_rows(tilt, focal, centre))
-
-
-def _image_to_plane_rows(tilt, focal: float, centre: tuple[float, float]) -> list[list[float]]:
-    """`image_to_plane` in closed form and plain floats (the fit asks it for three tilts at a time, some ten times): the
-    rotation's transpose undoes it, and the plane's third column (the camera's distance) is undone by its own row. The
-    frame point (u, v) is first the ray ((u - cx) / f, (v - cy) / f, 1)."""
+def image_to_plane(tilt, focal: float, centre: tuple[float, float]) -> list[list[float]]:
+    """`plane_to_image`'s inverse, in closed form and plain floats (the fit asks it for three tilts at a time, some ten
+    times a frame): the rotation's transpose undoes it, and the plane's third column (the camera's distance) is undone
+    by its own row. The frame point (u, v) is first the ray ((u - cx) / f, (v - cy) / f, 1)."""
     turned = rotation(tilt)
     centre_x, centre_y = centre[0] / focal, centre[1] / focal
     # The rotation's transpose times the lens's inverse: row i is (R[0][i] / f, R[1][i] / f, R[2][i] - the centre's).
@@ -128,7 +123,7 @@ def _misfits(tilts: np.ndarray, corners: np.ndarray, focal: float, centre: tuple
     corner, four rows a card) laid back on the table tilted so, less the printed card turned and moved onto them, all
     cards at one size (the weighted best), relative to that size, in one row (eight per card). Also the sizes, and how
     far each card lies along the printed card and across it (its turn), a row of cards per tilt."""
-    to_plane = np.array([_image_to_plane_rows(tilt, focal, centre) for tilt in tilts.tolist()])
+    to_plane = np.array([image_to_plane(tilt, focal, centre) for tilt in tilts.tolist()])
     laid = corners @ to_plane.transpose(0, 2, 1)
     laid = (laid[..., :2] / laid[..., 2:]).reshape(len(tilts), -1, 8) @ _LESS_MIDDLE
     # The turn that lays the printed card best onto each card's corners (2-D Procrustes), in closed form.
@@ -149,7 +144,7 @@ def _settled(tilt: np.ndarray, misfits) -> tuple[np.ndarray, tuple]:
 
     def with_nudged(at: np.ndarray):
         rows, sizes, turns = misfits(np.vstack([at, at + nudges]))
-        return rows[0], rows[1:], (rows[:1], sizes[:1], turns[:1])
+        return rows[0], rows[1:], (rows[0], sizes[0], turns[0])
 
     here, nudged, alone = with_nudged(tilt)
     for _ in range(FIT_STEPS):
@@ -184,12 +179,12 @@ def fit_table_plane(cards: list[np.ndarray], shape, start: np.ndarray | None = N
     if start is None:
         tilt, (rows, _, _) = _settled(np.zeros(2), lambda tilts: _misfits(tilts, corners, focal, centre, alike))
     else:
-        tilt, (rows, _, _) = start, _misfits(start[None], corners, focal, centre, alike)
+        tilt, rows = start, _misfits(start[None], corners, focal, centre, alike)[0][0]
     squared = (rows.reshape(-1, 8) ** 2).sum(axis=1)
     weights = 1.0 / (1.0 + squared / (OUTLIER_SCALE * max(float(np.median(squared)), 1e-12)))
     tilt, (_, size, turn) = _settled(tilt, lambda tilts: _misfits(tilts, corners, focal, centre, weights))
-    return TablePlane(tilt, plane_to_image(tilt, focal, centre) @ np.diag([float(size[0]), float(size[0]), 1.0]),
-                      np.arctan2(turn[0, :, 1], turn[0, :, 0]))
+    return TablePlane(tilt, plane_to_image(tilt, focal, centre) @ np.diag([float(size), float(size), 1.0]),
+                      np.arctan2(turn[:, 1], turn[:, 0]))
 
 
 _NOT_FITTED = object()  # the cards' table, not fitted yet (None is a fit that failed)

@@ -226,7 +226,7 @@ def test_the_rotation_is_opencvs(x, y):
 @given(x=st.floats(-0.45, 0.45), y=st.floats(-0.45, 0.45), focal=st.floats(800, 2000))
 def test_the_frame_is_laid_back_on_the_table_by_the_inverse_of_the_camera(x, y, focal):
     tilt = np.array([x, y])
-    product = image_to_plane(tilt, focal, (820.0, 616.0)) @ plane_to_image(tilt, focal, (820.0, 616.0))
+    product = np.array(image_to_plane(tilt, focal, (820.0, 616.0))) @ plane_to_image(tilt, focal, (820.0, 616.0))
     assert np.allclose(product, np.eye(3), atol=1e-9)
 
 
