@@ -612,12 +612,13 @@ class Recogniser:
                 if deep_inside_any(quad_centre(quad), taken, 2 * outlines.snap_reach + 1.0):
                     continue
                 quad = refine_at_full_resolution(full_gray(), quad, outlines.snap_reach)
-            if inside_any(quad_centre(quad), taken):
+            centre = quad_centre(quad)
+            if inside_any(centre, taken):
                 continue
             # Most outlines are cards, clearly no fragment of one before the table is fitted (`largest_area`).
             area = quad_area(quad)
-            if taken and area < FRAGMENT_AREA * sizes.largest_area(quad_centre(quad), taken):
-                width, depth = sizes.at(quad_centre(quad), taken)
+            if taken and area < FRAGMENT_AREA * sizes.largest_area(centre, taken):
+                width, depth = sizes.at(centre, taken)
                 if area < FRAGMENT_AREA * width * depth:
                     unexplained.append(quad)
                     low.append(quad)
