@@ -395,7 +395,8 @@ def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) 
     starts, directions, normals, lengths = sides
     # All four sides' profiles in one remap: the per-call overhead is most of the cost at this size.
     bases = starts[:, None, :] + (_SNAP_AT[None, :] * lengths[:, None])[..., None] * directions[:, None, :]
-    # The x and y maps each made whole (remap would copy strided ones), and rows of pixels across each side.
+    # The x and y maps each made whole (remap would copy strided ones; one map of x, y pairs costs more in remap),
+    # and rows of pixels across each side.
     maps = [(bases[:, :, None, axis] + offsets * normals[:, None, None, axis]).astype(np.float32)
             .reshape(4 * SNAP_SAMPLES, len(offsets)) for axis in (0, 1)]
     profiles = cv2.remap(gray, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
@@ -403,20 +404,19 @@ def refine_at_full_resolution(gray: np.ndarray, quad: np.ndarray, reach: float) 
     steps = cv2.absdiff(profiles[:, 1:], profiles[:, :-1]).reshape(4, SNAP_SAMPLES, len(offsets) - 1)
     best = steps.argmax(axis=2)
     strong = steps.max(axis=2) > 8  # the largest step is the one at `best`
-    moved = bases + ((offsets[best] + offsets[best + 1]) / 2)[..., None] * normals[:, None, :]
-    moved = moved.astype(np.float32)  # fitLine's input type
+    # Each strongest step's point, in fitLine's input type.
+    moved = (bases + _snap_midpoints(reach)[best][..., None] * normals[:, None, :]).astype(np.float32)
     lines = []
-    for a, direction, side_moved, side_strong, strong_count in zip(starts, directions, moved, strong,
-                                                                   strong.sum(axis=1).tolist()):
+    for side, strong_count in enumerate(strong.sum(axis=1).tolist()):
         if strong_count < 4:
-            lines.append((a, direction))
+            lines.append((starts[side], directions[side]))
             continue
-        vx, vy, x0, y0 = cv2.fitLine(side_moved[side_strong], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        vx, vy, x0, y0 = cv2.fitLine(moved[side][strong[side]], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel().tolist()
         lines.append(((x0, y0), (vx, vy)))  # intersect reads lines as pairs of numbers
     refined = []
-    for i in range(4):
+    for i, (x, y) in enumerate(quad.tolist()):
         corner = intersect(lines[i - 1], lines[i])
-        if corner is None or math.hypot(*(corner - quad[i])) > 2 * reach:
+        if corner is None or math.hypot(corner[0] - x, corner[1] - y) > 2 * reach:
             return quad
         refined.append(corner)
     return np.array(refined)
@@ -427,6 +427,13 @@ def _snap_offsets(reach: float) -> np.ndarray:
     """The steps across a side at which `refine_at_full_resolution` samples, in pixels. Cached: within a frame,
     find_outlines snaps every quad with the same reach."""
     return _read_only(np.linspace(-reach, reach, int(2 * reach) + 1))
+
+
+@functools.lru_cache(maxsize=64, typed=True)
+def _snap_midpoints(reach: float) -> np.ndarray:
+    """Halfway between each two neighbouring `_snap_offsets`, where a step between their samples lies."""
+    offsets = _snap_offsets(reach)
+    return _read_only((offsets[:-1] + offsets[1:]) / 2)
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

@@ -212,3 +212,63 @@ def test_card_shaped_in_floats_judges_as_the_array_formula(width, angle, proport
     across = np.array([-along[1], along[0]]) * proportion
     card = np.array([[500.0, 500.0], 500 + along, 500 + along + across, 500 + across]) + jitter
     assert card_shaped(card) == _card_shaped_plainly(card)
+
+
+def _refined_as_stop_69_did(gray, quad, reach):
+    """`refine_at_full_resolution` as stop 69 computed it: each side's points and line as numpy rows and scalars."""
+    import math
+
+    import cv2
+
+    from vision.detect import _SNAP_AT, SNAP_SAMPLES, _sides
+    from vision.placements import intersect
+
+    offsets = _snap_offsets(reach)
+    sides = _sides(quad)
+    if sides is None:
+        return quad
+    starts, directions, normals, lengths = sides
+    bases = starts[:, None, :] + (_SNAP_AT[None, :] * lengths[:, None])[..., None] * directions[:, None, :]
+    maps = [(bases[:, :, None, axis] + offsets * normals[:, None, None, axis]).astype(np.float32)
+            .reshape(4 * SNAP_SAMPLES, len(offsets)) for axis in (0, 1)]
+    profiles = cv2.remap(gray, maps[0], maps[1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    steps = cv2.absdiff(profiles[:, 1:], profiles[:, :-1]).reshape(4, SNAP_SAMPLES, len(offsets) - 1)
+    best = steps.argmax(axis=2)
+    strong = steps.max(axis=2) > 8
+    moved = (bases + ((offsets[best] + offsets[best + 1]) / 2)[..., None] * normals[:, None, :]).astype(np.float32)
+    lines = []
+    for a, direction, side_moved, side_strong in zip(starts, directions, moved, strong):
+        if side_strong.sum() < 4:
+            lines.append((a, direction))
+            continue
+        vx, vy, x0, y0 = cv2.fitLine(side_moved[side_strong], cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
+        lines.append(((x0, y0), (vx, vy)))
+    refined = []
+    for i in range(4):
+        corner = intersect(lines[i - 1], lines[i])
+        if corner is None or math.hypot(*(corner - quad[i])) > 2 * reach:
+            return quad
+        refined.append(corner)
+    return np.array(refined)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.floats(-0.6, 0.6), st.floats(-12, 12), st.floats(-12, 12),
+       st.sampled_from([2.5, 3.8, 11.25, 23.0]), st.sampled_from([np.float64, np.float32]))
+def test_snapping_moves_a_card_as_stop_69s_formula_does(seed, angle, shift_x, shift_y, reach, number_type):
+    """Stop 70 snaps with the lines as plain numbers and the steps' midpoints cached: the same corners, to the last
+    bit, on a card drawn into noise and laid a little off, turned and at either float width (reach and corners)."""
+    import cv2
+
+    from vision.detect import refine_at_full_resolution
+
+    rng = np.random.default_rng(seed)
+    gray = rng.integers(40, 90, (360, 480), dtype=np.uint8)
+    cos, sin = np.cos(angle), np.sin(angle)
+    card = np.array([[-110, -70], [110, -70], [110, 70], [-110, 70]], np.float64) @ [[cos, sin], [-sin, cos]]
+    card += (240, 180)
+    cv2.fillConvexPoly(gray, card.round().astype(np.int32), int(rng.integers(150, 250)))
+    gray = cv2.GaussianBlur(gray, (3, 3), 0)
+    laid = (card + (shift_x, shift_y)).astype(number_type)
+    reach = number_type(reach)
+    assert np.array_equal(refine_at_full_resolution(gray, laid, reach), _refined_as_stop_69_did(gray, laid, reach))
