@@ -105,13 +105,16 @@ GRID_CARD = 0.95  # a cell of a grid outline must read this surely as a card: cr
 # Places beside found cards (another creature pushed against their column) tried per growing (after the columns, and
 # after the half-side corners). 4 until stop 54: on crowded tables blocks of creatures still gave cards at the fifth to
 # twelfth place (3 more of 1,176 held-out cards, 5 more of 1,270 training cards), for 4 more badge matches in the 60
-# timed frames; no limit at all found none more.
-MAX_SIDE_TRIES = 12
+# timed frames; no limit at all found none more. 12 until stop 70, whose places beside columns with less of colours off
+# the table's (BESIDE_OFF_TABLE) use up more tries: one more of 3,039 training cards at 16, for 0.05% more instructions.
+MAX_SIDE_TRIES = 16
 # Beside a card read whole from its column's outline, another creature is looked for only where at least this share of
 # the place beside it is of colours the frame's border (the table) lacks (`Outlines.off_table`): such a column mostly
 # has table on both sides, and reading beside every card cost 5.5% more badge matches in the timed frames; but
-# creatures of unlike brightness pushed together need not share one outline (stop 56).
-BESIDE_OFF_TABLE = 0.5
+# creatures of unlike brightness pushed together need not share one outline (stop 56). Half until stop 70: a card of
+# colours much like the table's leaves a fifth to a half of its place off the table's (4 more cards of 3,039 on 600
+# crowded training scenes, none at 0.1 more; 0.9% more instructions).
+BESIDE_OFF_TABLE = 0.2
 # Beyond the ends of such a column (and of a column read short from its own outline), a place is read only where at
 # least this share of it (one point of its 12x8 sample) is of colours the table lacks. The table there passes the
 # bare-table test wherever it has grain or checks, and each such place was read about eight times over (turned, resized

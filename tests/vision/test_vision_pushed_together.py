@@ -453,6 +453,46 @@ def test_a_crowded_table_gives_column_neighbours_past_eight_places(recogniser, n
     assert card_id not in found_before and found_before <= found_now
 
 
+@pytest.mark.parametrize("state, increment, has_uint32, uinteger, card_id", [
+    # Training scene 37 of seed 500: card 54, beside a column read whole, its place 0.40 of colours the table lacks.
+    pytest.param(279049937131039666963769230013963321347, TRAINING_500, 1, 3562886603, 54, id="training-500-37"),
+    # Training scene 147 of seed 601: card 1, its place 0.47 of such colours.
+    pytest.param(236318592439211550300679405575159163773, TRAINING_601, 0, 3219990091, 1, id="training-601-147"),
+    # Training scene 108 of seed 602: card 78.
+    pytest.param(262010821446767969332507909327192561605, TRAINING_602, 0, 1566895140, 78, id="training-602-108"),
+])
+def test_a_creature_beside_a_column_of_colours_like_the_tables_is_found(recogniser, needs_scans, monkeypatch, state,
+                                                                        increment, has_uint32, uinteger, card_id):
+    """Crowded training scenes: beside a column read whole from its own outline, a place is read only where some of
+    it is of colours the table lacks (BESIDE_OFF_TABLE). The card there is of colours much like the table's, a fifth
+    to a half of its place not: found and read right at 0.2 (stop 70), missed at 0.5, and no card found at 0.5 is lost
+    at 0.2."""
+    import vision.pipeline
+
+    scene = _crowded_scene_at(False, state, increment, has_uint32, uinteger)
+    assert card_id in {truth.card_id for truth in scene.cards if not truth.occluded}
+    found_now = _found_right(recogniser, scene)
+    assert card_id in found_now
+    monkeypatch.setattr(vision.pipeline, "BESIDE_OFF_TABLE", 0.5)
+    found_before = _found_right(recogniser, scene)
+    assert card_id not in found_before and found_before <= found_now
+
+
+def test_a_crowded_table_gives_places_beside_cards_past_twelve_tries(recogniser, needs_scans, monkeypatch):
+    """Crowded training scene 146 of seed 500: card 11, beside a card found, comes up to be read after twelve places
+    beside cards have gone (MAX_SIDE_TRIES 16 since stop 70, when more places beside columns came to be read); with
+    twelve it is missed, and no card found with twelve is lost with sixteen."""
+    import vision.pipeline
+
+    scene = _crowded_scene_at(False, 101382739117167676841590928115648650570, TRAINING_500, 1, 3269309098)
+    assert 11 in {truth.card_id for truth in scene.cards if not truth.occluded}
+    found_now = _found_right(recogniser, scene)
+    assert 11 in found_now
+    monkeypatch.setattr(vision.pipeline, "MAX_SIDE_TRIES", 12)
+    found_before = _found_right(recogniser, scene)
+    assert 11 not in found_before and found_before <= found_now
+
+
 def test_a_block_of_two_by_two_cards_read_doubtfully_as_one_card_is_read_as_its_cells(recogniser, needs_scans,
                                                                                      monkeypatch):
     """Crowded training scene 53 of seed 500: two creatures of two pushed together make a block of a card's shape,
