@@ -428,6 +428,19 @@ def test_a_card_beside_one_found_too_large_is_found_slid_along_its_column(recogn
     assert not {6, 47} & _found_right(recogniser, scene)
 
 
+def _found_only_past_the_old_limit(recogniser, monkeypatch, scene, card_id: int, constant: str, old_value) -> None:
+    """The visible card is found and read right as the pipeline stands, and missed with `constant` as it was
+    (`old_value`); no card found then is lost now."""
+    import vision.pipeline
+
+    assert card_id in {truth.card_id for truth in scene.cards if not truth.occluded}
+    found_now = _found_right(recogniser, scene)
+    assert card_id in found_now
+    monkeypatch.setattr(vision.pipeline, constant, old_value)
+    found_before = _found_right(recogniser, scene)
+    assert card_id not in found_before and found_before <= found_now
+
+
 @pytest.mark.parametrize("heldout, state, increment, has_uint32, uinteger, card_id", [
     # Held-out scene 87 (seed 2024): card 13.
     pytest.param(True, 303168224947814225954714327412746432958, HELD_OUT_2024, 0, 3055539865, 13, id="held-out-87"),
@@ -442,15 +455,8 @@ def test_a_crowded_table_gives_column_neighbours_past_eight_places(recogniser, n
     """Crowded scenes (two of the bench's own, `companion vision bench --touching`, seed 2024, checked and not tuned
     on, and one of the training scans): the card is found only past the eighth column neighbour tried
     (MAX_NEIGHBOUR_TRIES 12 since stop 65), and no card found with eight is lost with twelve."""
-    import vision.pipeline
-
     scene = _crowded_scene_at(heldout, state, increment, has_uint32, uinteger)
-    assert card_id in {truth.card_id for truth in scene.cards if not truth.occluded}
-    found_now = _found_right(recogniser, scene)
-    assert card_id in found_now
-    monkeypatch.setattr(vision.pipeline, "MAX_NEIGHBOUR_TRIES", 8)
-    found_before = _found_right(recogniser, scene)
-    assert card_id not in found_before and found_before <= found_now
+    _found_only_past_the_old_limit(recogniser, monkeypatch, scene, card_id, "MAX_NEIGHBOUR_TRIES", 8)
 
 
 @pytest.mark.parametrize("state, increment, has_uint32, uinteger, card_id", [
@@ -467,30 +473,16 @@ def test_a_creature_beside_a_column_of_colours_like_the_tables_is_found(recognis
     it is of colours the table lacks (BESIDE_OFF_TABLE). The card there is of colours much like the table's, a fifth
     to a half of its place not: found and read right at 0.2 (stop 70), missed at 0.5, and no card found at 0.5 is lost
     at 0.2."""
-    import vision.pipeline
-
     scene = _crowded_scene_at(False, state, increment, has_uint32, uinteger)
-    assert card_id in {truth.card_id for truth in scene.cards if not truth.occluded}
-    found_now = _found_right(recogniser, scene)
-    assert card_id in found_now
-    monkeypatch.setattr(vision.pipeline, "BESIDE_OFF_TABLE", 0.5)
-    found_before = _found_right(recogniser, scene)
-    assert card_id not in found_before and found_before <= found_now
+    _found_only_past_the_old_limit(recogniser, monkeypatch, scene, card_id, "BESIDE_OFF_TABLE", 0.5)
 
 
 def test_a_crowded_table_gives_places_beside_cards_past_twelve_tries(recogniser, needs_scans, monkeypatch):
     """Crowded training scene 146 of seed 500: card 11, beside a card found, comes up to be read after twelve places
     beside cards have gone (MAX_SIDE_TRIES 16 since stop 70, when more places beside columns came to be read); with
     twelve it is missed, and no card found with twelve is lost with sixteen."""
-    import vision.pipeline
-
     scene = _crowded_scene_at(False, 101382739117167676841590928115648650570, TRAINING_500, 1, 3269309098)
-    assert 11 in {truth.card_id for truth in scene.cards if not truth.occluded}
-    found_now = _found_right(recogniser, scene)
-    assert 11 in found_now
-    monkeypatch.setattr(vision.pipeline, "MAX_SIDE_TRIES", 12)
-    found_before = _found_right(recogniser, scene)
-    assert 11 not in found_before and found_before <= found_now
+    _found_only_past_the_old_limit(recogniser, monkeypatch, scene, 11, "MAX_SIDE_TRIES", 12)
 
 
 def test_a_block_of_two_by_two_cards_read_doubtfully_as_one_card_is_read_as_its_cells(recogniser, needs_scans,
