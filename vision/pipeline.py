@@ -105,8 +105,8 @@ GRID_CARD = 0.95  # a cell of a grid outline must read this surely as a card: cr
 # Places beside found cards (another creature pushed against their column) tried per growing (after the columns, and
 # after the half-side corners). 4 until stop 54: on crowded tables blocks of creatures still gave cards at the fifth to
 # twelfth place (3 more of 1,176 held-out cards, 5 more of 1,270 training cards), for 4 more badge matches in the 60
-# timed frames; no limit at all found none more. 12 until stop 70, whose places beside columns with less of colours off
-# the table's (BESIDE_OFF_TABLE) use up more tries: one more of 3,039 training cards at 16, for 0.05% more instructions.
+# timed frames; no limit at all found none more. 12 until stop 70, which reads more places beside columns
+# (BESIDE_OFF_TABLE), and so uses up more tries: one more of 3,039 training cards at 16, for 0.05% more instructions.
 MAX_SIDE_TRIES = 16
 # Beside a card read whole from its column's outline, another creature is looked for only where at least this share of
 # the place beside it is of colours the frame's border (the table) lacks (`Outlines.off_table`): such a column mostly
