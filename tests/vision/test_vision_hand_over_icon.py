@@ -189,3 +189,53 @@ def test_a_held_out_card_under_a_hand_is_reported_uncertain(monkeypatch, needs_s
     assert unruled.confidence >= CONFIDENT, "it is the rule that leaves the reading untrusted"
     [plain] = recogniser.scan(scene.frame).cards
     assert plain.confidence >= CONFIDENT and plain.legion == "brown"
+
+
+@pytest.mark.parametrize("hand_over, colours_agree", [(True, False), (True, True), (False, False)])
+def test_a_legion_its_badges_shape_decided_against_its_colours_is_not_trusted_under_a_hand(
+        recogniser, lone_card_scene, hand_over, colours_agree):
+    """However sure the reading, a hand over the card and a legion the badge's shape decided against its colours (an
+    arm over half a brown card: its colours brown, its badge's visible part green) leave the card untrusted."""
+    from vision.pipeline import LEGION_BY_COLOUR, SURE_DESPITE_COVER
+
+    scene = lone_card_scene(99)
+    corners = scene.cards[0].corners
+    [probabilities] = recogniser._read(scene.frame, [corners])
+    seen = recogniser._card(scene.frame, corners, probabilities, 1.0)
+    [read] = recogniser._by_exemplars([seen], [probabilities])
+    assert read.confidence >= SURE_DESPITE_COVER, "sure enough for the hand alone to leave it trusted"
+    legion = int(np.argmax(probabilities["legion"]))
+    colours = np.zeros_like(probabilities["legion"])
+    colours[legion if colours_agree else (legion + 1) % len(colours)] = 1.0
+    probabilities = probabilities | {LEGION_BY_COLOUR: colours}
+    [ruled] = recogniser._by_exemplars([seen], [probabilities], over_card=lambda i: hand_over)
+    assert (ruled.confidence < CONFIDENT) == (hand_over and not colours_agree)
+    assert (ruled.legion, ruled.parts, ruled.ability) == (read.legion, read.parts, read.ability)
+
+
+def test_a_card_under_an_arm_whose_badge_shape_overruled_its_colours_is_reported_uncertain(monkeypatch, needs_scans):
+    """Layout bench scene 165 (seed 2024, held-out scans, table markers): an arm over held-out card 60 (brown), laid
+    from a half-card corner 28 px off. Its colours read brown, its badge's visible part green: green at 0.82 without
+    the rule (stop 71)."""
+    import vision.pipeline
+    from vision.bench import bench_cards, match
+    from vision.synthetic import SceneGenerator
+
+    generator = SceneGenerator(0, card_ids=[card.id for card in bench_cards(True)], use_scans=True)
+    generator.rng.bit_generator.state = {
+        "bit_generator": "PCG64", "has_uint32": 0, "uinteger": 2347832835,
+        "state": {"state": 293840366660401004951813895170714367848, "inc": 263843294879837360010514471918415607657}}
+    scene = generator.random_scene(width_range=(140.0, 330.0), markers=True)
+    [truth] = [card for card in scene.cards if card.card_id == 60]
+    assert truth.occluded and truth.legion == "brown"
+
+    def card_60():
+        result = vision.pipeline.Recogniser().scan(scene.frame)
+        [read] = [card for card, matched in match(result.cards, scene.cards) if matched is truth]
+        return read
+
+    read = card_60()
+    assert read.legion == "green" and read.confidence < CONFIDENT
+    monkeypatch.setattr(vision.pipeline, "_shape_overruled_colours", lambda probabilities: False)
+    unruled = card_60()
+    assert unruled.legion == "green" and unruled.confidence >= CONFIDENT, "it is the rule that leaves it untrusted"
