@@ -213,19 +213,16 @@ def test_a_legion_its_badges_shape_decided_against_its_colours_is_not_trusted_un
     assert (ruled.legion, ruled.parts, ruled.ability) == (read.legion, read.parts, read.ability)
 
 
-def test_a_card_under_an_arm_whose_badge_shape_overruled_its_colours_is_reported_uncertain(monkeypatch, needs_scans):
+def test_a_card_under_an_arm_whose_badge_shape_overruled_its_colours_is_reported_uncertain(monkeypatch, needs_scans,
+                                                                                          bench_scene_at):
     """Layout bench scene 165 (seed 2024, held-out scans, table markers): an arm over held-out card 60 (brown), laid
     from a half-card corner 28 px off. Its colours read brown, its badge's visible part green: green at 0.82 without
     the rule (stop 71)."""
     import vision.pipeline
-    from vision.bench import bench_cards, match
-    from vision.synthetic import SceneGenerator
+    from vision.bench import match
 
-    generator = SceneGenerator(0, card_ids=[card.id for card in bench_cards(True)], use_scans=True)
-    generator.rng.bit_generator.state = {
-        "bit_generator": "PCG64", "has_uint32": 0, "uinteger": 2347832835,
-        "state": {"state": 293840366660401004951813895170714367848, "inc": 263843294879837360010514471918415607657}}
-    scene = generator.random_scene(width_range=(140.0, 330.0), markers=True)
+    scene = bench_scene_at(True, 293840366660401004951813895170714367848, 263843294879837360010514471918415607657, 0,
+                           2347832835, markers=True)
     [truth] = [card for card in scene.cards if card.card_id == 60]
     assert truth.occluded and truth.legion == "brown"
 

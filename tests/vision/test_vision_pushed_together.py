@@ -394,18 +394,6 @@ def test_the_neighbours_of_a_card_read_doubtfully_are_laid_from_where_it_reads_s
     assert all(with_rule[corners] == without[corners] for corners in both)
 
 
-def _crowded_scene_at(heldout: bool, state: int, increment: int, has_uint32: int, uinteger: int):
-    """The crowded scene drawn from the generator's state (PCG64: state, increment, has_uint32, uinteger), of the
-    held-out scans (the bench's) or the training ones, as `companion vision bench --touching` draws them: a scene
-    found among a seed's many without drawing those before it."""
-    from vision.bench import bench_cards
-
-    generator = SceneGenerator(0, card_ids=[card.id for card in bench_cards(heldout)], use_scans=True, touching=True)
-    generator.rng.bit_generator.state = {"bit_generator": "PCG64", "has_uint32": has_uint32, "uinteger": uinteger,
-                                         "state": {"state": state, "inc": increment}}
-    return generator.random_scene(width_range=(140.0, 330.0))
-
-
 # The generator's PCG64 increments of the crowded scenes below: held-out seed 2024, training seeds 500, 601-603.
 HELD_OUT_2024, TRAINING_500, TRAINING_601, TRAINING_602, TRAINING_603 = (
     263843294879837360010514471918415607657, 339288678258339344579180490569448108909,
@@ -413,7 +401,8 @@ HELD_OUT_2024, TRAINING_500, TRAINING_601, TRAINING_602, TRAINING_603 = (
     285088582064065126188008937820093510727)
 
 
-def test_a_card_beside_one_found_too_large_is_found_slid_along_its_column(recogniser, needs_scans, monkeypatch):
+def test_a_card_beside_one_found_too_large_is_found_slid_along_its_column(recogniser, needs_scans, bench_scene_at,
+                                                                          monkeypatch):
     """Held-out scene 48 of the crowded bench (`companion vision bench --touching`, seed 2024; no training scene was
     found where this rule finds a card, so this is the bench's own scene, checked and not tuned on): card 13 is found
     a fifth too large, reading surely as a card all the same, and the place beside it falls a third of a card off
@@ -421,7 +410,7 @@ def test_a_card_beside_one_found_too_large_is_found_slid_along_its_column(recogn
     follows, both read right; without the slid places both are missed."""
     import vision.pipeline
 
-    scene = _crowded_scene_at(True, 175108205275546089940493777534017649592, HELD_OUT_2024, 1, 1492362791)
+    scene = bench_scene_at(True, 175108205275546089940493777534017649592, HELD_OUT_2024, 1, 1492362791, touching=True)
     assert {6, 47} <= {truth.card_id for truth in scene.cards if not truth.occluded}
     assert {6, 47} <= _found_right(recogniser, scene)
     monkeypatch.setattr(vision.pipeline, "SLID_SHARES", ())
@@ -450,12 +439,13 @@ def _found_only_past_the_old_limit(recogniser, monkeypatch, scene, card_id: int,
     # Training scene 52 of seed 500: cards 59 and 12 (the second found from the first).
     pytest.param(False, 231060683377908600661644893534793134340, TRAINING_500, 0, 2022517133, 59, id="training-52"),
 ])
-def test_a_crowded_table_gives_column_neighbours_past_eight_places(recogniser, needs_scans, monkeypatch, heldout,
-                                                                   state, increment, has_uint32, uinteger, card_id):
+def test_a_crowded_table_gives_column_neighbours_past_eight_places(recogniser, needs_scans, bench_scene_at, monkeypatch,
+                                                                   heldout, state, increment, has_uint32, uinteger,
+                                                                   card_id):
     """Crowded scenes (two of the bench's own, `companion vision bench --touching`, seed 2024, checked and not tuned
     on, and one of the training scans): the card is found only past the eighth column neighbour tried
     (MAX_NEIGHBOUR_TRIES 12 since stop 65), and no card found with eight is lost with twelve."""
-    scene = _crowded_scene_at(heldout, state, increment, has_uint32, uinteger)
+    scene = bench_scene_at(heldout, state, increment, has_uint32, uinteger, touching=True)
     _found_only_past_the_old_limit(recogniser, monkeypatch, scene, card_id, "MAX_NEIGHBOUR_TRIES", 8)
 
 
@@ -467,33 +457,35 @@ def test_a_crowded_table_gives_column_neighbours_past_eight_places(recogniser, n
     # Training scene 108 of seed 602: card 78.
     pytest.param(262010821446767969332507909327192561605, TRAINING_602, 0, 1566895140, 78, id="training-602-108"),
 ])
-def test_a_creature_beside_a_column_of_colours_like_the_tables_is_found(recogniser, needs_scans, monkeypatch, state,
-                                                                        increment, has_uint32, uinteger, card_id):
+def test_a_creature_beside_a_column_of_colours_like_the_tables_is_found(recogniser, needs_scans, bench_scene_at,
+                                                                        monkeypatch, state, increment, has_uint32,
+                                                                        uinteger, card_id):
     """Crowded training scenes: beside a column read whole from its own outline, a place is read only where some of
     it is of colours the table lacks (BESIDE_OFF_TABLE). The card there is of colours much like the table's, a fifth
     to a half of its place not: found and read right at 0.2 (stop 70), missed at 0.5, and no card found at 0.5 is lost
     at 0.2."""
-    scene = _crowded_scene_at(False, state, increment, has_uint32, uinteger)
+    scene = bench_scene_at(False, state, increment, has_uint32, uinteger, touching=True)
     _found_only_past_the_old_limit(recogniser, monkeypatch, scene, card_id, "BESIDE_OFF_TABLE", 0.5)
 
 
-def test_a_crowded_table_gives_places_beside_cards_past_twelve_tries(recogniser, needs_scans, monkeypatch):
+def test_a_crowded_table_gives_places_beside_cards_past_twelve_tries(recogniser, needs_scans, bench_scene_at,
+                                                                     monkeypatch):
     """Crowded training scene 146 of seed 500: card 11, beside a card found, comes up to be read after twelve places
     beside cards have gone (MAX_SIDE_TRIES 16 since stop 70, when more places beside columns came to be read); with
     twelve it is missed, and no card found with twelve is lost with sixteen."""
-    scene = _crowded_scene_at(False, 101382739117167676841590928115648650570, TRAINING_500, 1, 3269309098)
+    scene = bench_scene_at(False, 101382739117167676841590928115648650570, TRAINING_500, 1, 3269309098, touching=True)
     _found_only_past_the_old_limit(recogniser, monkeypatch, scene, 11, "MAX_SIDE_TRIES", 12)
 
 
-def test_a_block_of_two_by_two_cards_read_doubtfully_as_one_card_is_read_as_its_cells(recogniser, needs_scans,
-                                                                                     monkeypatch):
+def test_a_block_of_two_by_two_cards_read_doubtfully_as_one_card_is_read_as_its_cells(
+        recogniser, needs_scans, bench_scene_at, monkeypatch):
     """Crowded training scene 53 of seed 500: two creatures of two pushed together make a block of a card's shape,
     which read 0.55 as one card 431 px wide; every other outline (three lone cards) was then under a third of its area,
     a fragment (FRAGMENT_AREA), and the scene gave that one false card. Read as its cells (BLOCK_DOUBT), all seven
     cards are found and read right."""
     import vision.pipeline
 
-    scene = _crowded_scene_at(False, 163823702118590867808355857314607734578, TRAINING_500, 1, 3192119164)
+    scene = bench_scene_at(False, 163823702118590867808355857314607734578, TRAINING_500, 1, 3192119164, touching=True)
     visible = {truth.card_id for truth in scene.cards if not truth.occluded}
     assert len(visible) == 7
     assert _found_right(recogniser, scene) == visible
@@ -501,8 +493,8 @@ def test_a_block_of_two_by_two_cards_read_doubtfully_as_one_card_is_read_as_its_
     assert len(_found_right(recogniser, scene)) <= 3
 
 
-def test_a_block_read_as_one_card_with_a_card_beside_it_welded_on_is_read_as_its_cells(recogniser, needs_scans,
-                                                                                        monkeypatch):
+def test_a_block_read_as_one_card_with_a_card_beside_it_welded_on_is_read_as_its_cells(
+        recogniser, needs_scans, bench_scene_at, monkeypatch):
     """Crowded training scene 58 of seed 602: a block of two by two cards and a card beside it share one outline,
     which read 0.54 as one card (its cells, laid in that outline, read as no card); snapped and put back into shape,
     the card is the block alone, 376 px wide, and was taken as one card. Its cells read there (BLOCK_DOUBT) are the
@@ -511,7 +503,7 @@ def test_a_block_read_as_one_card_with_a_card_beside_it_welded_on_is_read_as_its
     import vision.pipeline
     import vision.table_plane
 
-    scene = _crowded_scene_at(False, 333518743876500025734642313642002994844, TRAINING_602, 0, 3374556812)
+    scene = bench_scene_at(False, 333518743876500025734642313642002994844, TRAINING_602, 0, 3374556812, touching=True)
     visible = {truth.card_id for truth in scene.cards if not truth.occluded}
     assert len(visible) == 12
     assert _found_right(recogniser, scene) == visible
@@ -520,12 +512,12 @@ def test_a_block_read_as_one_card_with_a_card_beside_it_welded_on_is_read_as_its
     assert not {4, 10, 88} & _found_right(recogniser, scene)
 
 
-def test_a_misshapen_card_is_not_taken_before_the_corners_give_a_size(recogniser, needs_scans):
+def test_a_misshapen_card_is_not_taken_before_the_corners_give_a_size(recogniser, needs_scans, bench_scene_at):
     """Crowded training scene 83 of seed 500: on a fine checked cloth no column was read, and a misshapen outline (an
     L of cards and an arm's edge) read 0.82 as one card 414 px wide; taken for want of any card to size it by, it gave
     every later search that size, and the scene gave that one false card. Judged after the corners, it is the size of
     the cards found there and dropped, and all thirteen visible cards are found and read right."""
-    scene = _crowded_scene_at(False, 157872497489668359691420015699853602998, TRAINING_500, 1, 2000150282)
+    scene = bench_scene_at(False, 157872497489668359691420015699853602998, TRAINING_500, 1, 2000150282, touching=True)
     visible = {truth.card_id for truth in scene.cards if not truth.occluded}
     assert len(visible) == 13
     found = recogniser.scan(scene.frame).cards
@@ -534,20 +526,21 @@ def test_a_misshapen_card_is_not_taken_before_the_corners_give_a_size(recogniser
     assert all(np.linalg.norm(np.subtract(card.corners[1], card.corners[0])) < 1.2 * max(widths) for card in found)
 
 
-def test_with_no_column_read_the_corners_sized_by_their_sides_give_the_others_their_size(recogniser, needs_scans):
+def test_with_no_column_read_the_corners_sized_by_their_sides_give_the_others_their_size(
+        recogniser, needs_scans, bench_scene_at):
     """Crowded training scene 120 of seed 601 (dim, cool light on blue felt): no outline read as a column, so the
     corners were first tried with the nearby card's size, of which there was none, and then sized by their own sides;
     a block of eight cards whose outline's corners have sides two and three cards long gave none. Sized by their sides
     first, the corners elsewhere give cards, and the block's corners then give cards of their size: all nineteen cards
     are found and read right (eleven before)."""
-    scene = _crowded_scene_at(False, 257692975989920304568857934987170507305, TRAINING_601, 0, 2161623703)
+    scene = bench_scene_at(False, 257692975989920304568857934987170507305, TRAINING_601, 0, 2161623703, touching=True)
     visible = {truth.card_id for truth in scene.cards if not truth.occluded}
     assert len(visible) == 19
     assert _found_right(recogniser, scene) == visible
 
 
 def test_a_column_read_from_an_outline_with_a_corner_pulled_in_is_read_again_with_it_put_back(
-        recogniser, needs_scans, monkeypatch):
+        recogniser, needs_scans, bench_scene_at, monkeypatch):
     """Crowded training scene 42 of seed 603 (dim, cool light on a dark cloth): a column of two cards read whole
     (0.93) from an outline with its far corner pulled in 30 px, one end a fifth narrower than the other; each card
     passed as a card seen aslant, the lower one a sixth too small, and every corner of a block of eight cards below
@@ -555,7 +548,7 @@ def test_a_column_read_from_an_outline_with_a_corner_pulled_in_is_read_again_wit
     (MAX_COLUMN_OPPOSITE_RATIO), all eleven visible cards are found and read right (three before)."""
     import vision.pipeline
 
-    scene = _crowded_scene_at(False, 227545442752567564063486391728120660760, TRAINING_603, 1, 28112263)
+    scene = bench_scene_at(False, 227545442752567564063486391728120660760, TRAINING_603, 1, 28112263, touching=True)
     visible = {truth.card_id for truth in scene.cards if not truth.occluded}
     assert len(visible) == 11
     assert _found_right(recogniser, scene) == visible
@@ -566,16 +559,17 @@ def test_a_column_read_from_an_outline_with_a_corner_pulled_in_is_read_again_wit
 @pytest.mark.parametrize("seed, state, has_uint32, uinteger, found_without", [
     (603, 114150734581413540718265465983048154063, 1, 3988151841, 10),
     (601, 185731863837522465917904127019994591784, 0, 3506797852, 10)])
-def test_cards_across_a_table_seen_aslant_are_searched_for_at_their_own_size(recogniser, needs_scans, monkeypatch,
-                                                                              seed, state, has_uint32, uinteger,
-                                                                              found_without):
+def test_cards_across_a_table_seen_aslant_are_searched_for_at_their_own_size(recogniser, needs_scans, bench_scene_at,
+                                                                             monkeypatch, seed, state, has_uint32,
+                                                                             uinteger, found_without):
     """Crowded training scenes 139 of seed 603 and 108 of seed 601 (the camera 15-20 degrees aslant): each card's size
     is asked of the table's tilt fitted to the cards found (`vision/table_plane.py`), not of the nearest card, which
     lies at another depth or is turned the other way, and every visible card is found and read right; sized as the
     nearest card (MIN_PLANE_CARDS out of reach), three of them are missed."""
     import vision.table_plane
 
-    scene = _crowded_scene_at(False, state, {603: TRAINING_603, 601: TRAINING_601}[seed], has_uint32, uinteger)
+    scene = bench_scene_at(False, state, {603: TRAINING_603, 601: TRAINING_601}[seed], has_uint32, uinteger,
+                           touching=True)
     visible = {truth.card_id for truth in scene.cards if not truth.occluded}
     assert len(visible) == 13
     assert _found_right(recogniser, scene) == visible
@@ -589,16 +583,16 @@ def test_cards_across_a_table_seen_aslant_are_searched_for_at_their_own_size(rec
     # Seed 602, scene 45 (11 degrees aslant, wavy wood): a row of three cards above two cards turned a quarter
     # from them, as most cards found first are.
     (130164648582974620533143704264592204620, TRAINING_602, 1, 1461045946, {10, 14, 50})])
-def test_cards_turned_across_those_found_are_searched_for_at_their_own_size(recogniser, needs_scans, monkeypatch,
-                                                                             state, increment, has_uint32, uinteger,
-                                                                             turned):
+def test_cards_turned_across_those_found_are_searched_for_at_their_own_size(recogniser, needs_scans, bench_scene_at,
+                                                                            monkeypatch, state, increment, has_uint32,
+                                                                            uinteger, turned):
     """Crowded training scenes: the cards of one seat lie turned a quarter from the cards found first, and on a table
     seen aslant a card turned so is foreshortened along its other side. Laid in the outlines' corners at the size the
     table's tilt gives a card turned that way there (`CardSizes.laid_from`), they are found and read right; laid at
     the size of a card turned as the nearest card found (as before stop 68), none of them is."""
     from vision.table_plane import CardSizes
 
-    scene = _crowded_scene_at(False, state, increment, has_uint32, uinteger)
+    scene = bench_scene_at(False, state, increment, has_uint32, uinteger, touching=True)
     assert turned <= {truth.card_id for truth in scene.cards if not truth.occluded}
     assert turned <= _found_right(recogniser, scene)
     monkeypatch.setattr(CardSizes, "laid_from", lambda sizes, corner, width_way, depth_way, cards:
@@ -606,7 +600,7 @@ def test_cards_turned_across_those_found_are_searched_for_at_their_own_size(reco
     assert not turned & _found_right(recogniser, scene)
 
 
-def test_fifteen_cards_of_a_crowded_table_are_found_with_nothing_false(recogniser, needs_scans):
+def test_fifteen_cards_of_a_crowded_table_are_found_with_nothing_false(recogniser, needs_scans, bench_scene_at):
     """Crowded training scene 85 of seed 602 (cards 223 px, the camera 4 degrees aslant): all fifteen visible cards
     are found where they lie, nothing else is reported, and all but one are read right. Stop 68 found here that a card
     laid again at the size of a card turned as the nearest other card is gave a false card beside a column (at 0.50),
@@ -616,7 +610,7 @@ def test_fifteen_cards_of_a_crowded_table_are_found_with_nothing_false(recognise
     part of its three."""
     from vision.bench import match
 
-    scene = _crowded_scene_at(False, 222130965532659708930164746992029830089, TRAINING_602, 0, 1093779821)
+    scene = bench_scene_at(False, 222130965532659708930164746992029830089, TRAINING_602, 0, 1093779821, touching=True)
     visible = {truth.card_id for truth in scene.cards if not truth.occluded}
     assert len(visible) == 15
     found = recogniser.scan(scene.frame).cards
