@@ -95,6 +95,23 @@ def score(tally: Tally, cards, truths: list[CardTruth]) -> None:
         tally.trusted += card.confidence >= CONFIDENT and all(facts_right)
 
 
+def sure_mistakes_in(where: str, cards, truths: list[CardTruth]) -> list[str]:
+    """A line for each card read wrong with confidence CONFIDENT or more (what the stabiliser reports), in plain view
+    or under a hand: where to look first when a figure moves."""
+    lines = []
+    for card, truth in match(cards, truths):
+        if truth is not None and card.confidence >= CONFIDENT and facts_text(card) != facts_text(truth):
+            lines.append(f"{where}: card {truth.card_id} ({facts_text(truth)}"
+                         f"{', hand-covered' if truth.occluded else ''}) read as {facts_text(card)}, confidence "
+                         f"{card.confidence:.2f}")
+    return lines
+
+
+def facts_text(card) -> str:
+    """A card's legion, parts and ability, as the lists of mistakes say them."""
+    return f"{card.legion} {'+'.join(card.parts)} {card.ability or 'no ability'}"
+
+
 def score_layout(tally: LayoutTally, cards, truths: list[CardTruth]) -> None:
     """Seat, slot and creature of each visible card found against the layout the scene was drawn from."""
     pairs = [(card, truth) for card, truth in match(cards, truths) if truth is not None]
@@ -130,12 +147,12 @@ def score_layout(tally: LayoutTally, cards, truths: list[CardTruth]) -> None:
 
 def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = True, width_range=(140.0, 330.0),
         recogniser: Recogniser | None = None, progress=None, printing: tuple[float, float] | None = None,
-        touching: bool = False, lens: float = 0.0, layout: bool = False) -> Tally:
+        touching: bool = False, lens: float = 0.0, layout: bool = False, mistakes: list[str] | None = None) -> Tally:
     """`printing`: (hue degrees, saturation scale) of the cards' colours, as another printing or camera shows them
     (`vision.synthetic.reprinted`); `touching`: each seat's creatures pushed together side by side; `lens`: the
     scenes seen through a lens bending so (`vision.lens`); `layout`: the table markers drawn at the table's corners,
     each scene read with the calibration they give, and the cards' seats, creatures and slots scored
-    (`Tally.layout`)."""
+    (`Tally.layout`). Each card read wrong surely is said in a line appended to `mistakes` (`sure_mistakes_in`)."""
     from .markers import find_table_corners
 
     one_core()
@@ -157,6 +174,8 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
         if result.error:
             tally.errors.append(result.error)
         score(tally, result.cards, scene.cards)
+        if mistakes is not None:
+            mistakes += sure_mistakes_in(f"scene {index}", result.cards, scene.cards)
         if layout:
             tally.layout.scenes += 1
             tally.layout.markers_found += markers_found

@@ -410,20 +410,34 @@ def _bench(args) -> int:
         return 2
     if args.layout:
         label += ", table markers drawn and seats scored"
+    mistakes: list[str] = []
     tally = bench.run(args.scenes, args.seed, args.repeats, recogniser=recogniser, printing=printing,
-                      touching=args.touching, width_range=widths, lens=args.lens_bend, layout=args.layout)
+                      touching=args.touching, width_range=widths, lens=args.lens_bend, layout=args.layout,
+                      mistakes=mistakes)
     print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths "
                               f"{widths[0]:g}-{widths[1]:g} px" + label, phases=args.phases))
+    _print_mistakes("read wrong surely", mistakes)
     if args.training:
+        mistakes = []
         tally = bench.run(args.scenes, args.seed + 1, args.repeats, heldout=False, recogniser=recogniser,
                           printing=printing, touching=args.touching, width_range=widths, lens=args.lens_bend,
-                          layout=args.layout)
+                          layout=args.layout, mistakes=mistakes)
         print(bench.report(tally, f"training scans, {args.scenes} scenes, seed {args.seed + 1}" + label,
                            phases=args.phases))
+        _print_mistakes("read wrong surely", mistakes)
     return 0
 
 
-MISTAKES_SHOWN = 50  # lines of `bench --photos`' list of what was read wrong
+MISTAKES_SHOWN = 50  # lines of `bench`'s lists of what was read wrong
+
+
+def _print_mistakes(title: str, mistakes: list[str]) -> None:
+    if mistakes:
+        print(f"  {title} ({len(mistakes)}):")
+        for line in mistakes[:MISTAKES_SHOWN]:
+            print(f"    {line}")
+        if len(mistakes) > MISTAKES_SHOWN:
+            print(f"    ... and {len(mistakes) - MISTAKES_SHOWN} more")
 
 
 def _bench_photos(args) -> int:
@@ -456,12 +470,7 @@ def _bench_photos(args) -> int:
     straightened = ", straightened with the saved lens" if recogniser.lens is not None else ""
     print(bench.report(tally, f"your photos ({args.photos}): {len(photos)} pictures, {cards} cards labelled"
                               + straightened))
-    if mistakes:
-        print(f"  what was read wrong ({len(mistakes)}):")
-        for line in mistakes[:MISTAKES_SHOWN]:
-            print(f"    {line}")
-        if len(mistakes) > MISTAKES_SHOWN:
-            print(f"    ... and {len(mistakes) - MISTAKES_SHOWN} more")
+    _print_mistakes("what was read wrong", mistakes)
     return 1 if tally.errors else 0
 
 

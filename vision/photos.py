@@ -163,30 +163,26 @@ def mistakes_in(photo: LabelledPhoto, cards) -> list[str]:
     """What the readings `cards` of a picture got wrong, a line each: labelled cards missed (not those covered) or
     read wrong (those covered only where read surely, as the bench counts them), and cards read where none is
     labelled. Labelled cards are named by their place in the label line, counted from 1."""
-    from .bench import CONFIDENT, match
+    from .bench import CONFIDENT, facts_text, match
 
     name, lines, found = photo.image.name, [], set()
     number_of = {id(truth): number for number, truth in enumerate(photo.cards, start=1)}
     for card, truth in match(cards, list(photo.cards)):
         if truth is None:
-            lines.append(f"{name}: a card read where none is labelled, {_facts(card)} at "
+            lines.append(f"{name}: a card read where none is labelled, {facts_text(card)} at "
                          f"{np.asarray(card.corners).mean(axis=0).round().astype(int).tolist()}, "
                          f"confidence {card.confidence:.2f}")
             continue
         found.add(id(truth))
         sure = card.confidence >= CONFIDENT
-        if _facts(card) != _facts(truth) and (sure or not truth.covered):
-            lines.append(f"{name}: card {number_of[id(truth)]} ({_facts(truth)}"
-                         f"{', covered' if truth.covered else ''}) read as {_facts(card)}, confidence "
+        if facts_text(card) != facts_text(truth) and (sure or not truth.covered):
+            lines.append(f"{name}: card {number_of[id(truth)]} ({facts_text(truth)}"
+                         f"{', covered' if truth.covered else ''}) read as {facts_text(card)}, confidence "
                          f"{card.confidence:.2f}{' (surely)' if sure else ''}")
     for truth in photo.cards:
         if id(truth) not in found and not truth.covered:
-            lines.append(f"{name}: card {number_of[id(truth)]} ({_facts(truth)}) not found")
+            lines.append(f"{name}: card {number_of[id(truth)]} ({facts_text(truth)}) not found")
     return lines
-
-
-def _facts(card) -> str:
-    return f"{card.legion} {'+'.join(card.parts)} {card.ability or 'no ability'}"
 
 
 def next_photo_number(folder: Path) -> int:

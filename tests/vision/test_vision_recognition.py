@@ -105,6 +105,43 @@ def test_the_bench_counts_visible_cards_read_right_and_wrong_with_confidence_apa
     assert "read right, surely    50.00% (1/2)" in report
 
 
+def test_the_bench_says_each_card_read_wrong_surely_with_its_scene_and_its_truth():
+    from vision.synthetic import CardTruth
+    from vision.table_state import SeenCard
+
+    square = np.array([[0.0, 0.0], [200.0, 0.0], [200.0, 130.0], [0.0, 130.0]])
+    truths = [CardTruth(7 + i, "red", ("legs",), None, square + [400.0 * i, 0.0]) for i in range(4)]
+    truths[3].visible = 0.5  # under a hand
+    # right and sure; wrong and sure; wrong, unsure; wrong and sure under a hand
+    readings = [("red", 0.9), ("blue", 0.9), ("blue", 0.4), ("green", 0.7)]
+    cards = [SeenCard(legion=legion, parts=("legs",), ability=None, confidence=confidence,
+                      corners=tuple(map(tuple, truth.corners)))
+             for (legion, confidence), truth in zip(readings, truths)]
+    assert bench.sure_mistakes_in("scene 3", cards, truths) == [
+        "scene 3: card 8 (red legs no ability) read as blue legs no ability, confidence 0.90",
+        "scene 3: card 10 (red legs no ability, hand-covered) read as green legs no ability, confidence 0.70"]
+
+
+def test_the_bench_lists_every_card_it_read_wrong_surely(recogniser):
+    other_legion = {"red": "blue", "blue": "red", "brown": "green", "green": "brown"}
+
+    class Misreading:
+        """The recogniser, every card it finds read in another legion, surely."""
+        calibration = None
+
+        def scan(self, frame):
+            result = recogniser.scan(frame)
+            result.cards = [dataclasses.replace(card, legion=other_legion[card.legion], confidence=0.99)
+                            for card in result.cards]
+            return result
+
+    mistakes: list[str] = []
+    tally = bench.run(scenes=2, seed=5, repeats=1, recogniser=Misreading(), mistakes=mistakes)
+    assert tally.found > 0 and tally.confident_wrong == tally.found
+    assert len(mistakes) == tally.confident_wrong + tally.occluded_confident_wrong
+    assert all(line.startswith(("scene 0: card ", "scene 1: card ")) for line in mistakes)
+
+
 def test_a_scan_times_each_of_its_phases_in_order_apart_from_its_json(recogniser):
     from vision.pipeline import PHASES
     from vision.cards import scans_available
