@@ -410,20 +410,16 @@ def _bench(args) -> int:
         return 2
     if args.layout:
         label += ", table markers drawn and seats scored"
-    mistakes: list[str] = []
-    tally = bench.run(args.scenes, args.seed, args.repeats, recogniser=recogniser, printing=printing,
-                      touching=args.touching, width_range=widths, lens=args.lens_bend, layout=args.layout,
-                      mistakes=mistakes)
-    print(bench.report(tally, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths "
-                              f"{widths[0]:g}-{widths[1]:g} px" + label, phases=args.phases))
-    _print_mistakes("read wrong surely", mistakes)
+    scan_sets = [(True, args.seed, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths "
+                                   f"{widths[0]:g}-{widths[1]:g} px")]
     if args.training:
-        mistakes = []
-        tally = bench.run(args.scenes, args.seed + 1, args.repeats, heldout=False, recogniser=recogniser,
-                          printing=printing, touching=args.touching, width_range=widths, lens=args.lens_bend,
-                          layout=args.layout, mistakes=mistakes)
-        print(bench.report(tally, f"training scans, {args.scenes} scenes, seed {args.seed + 1}" + label,
-                           phases=args.phases))
+        scan_sets.append((False, args.seed + 1, f"training scans, {args.scenes} scenes, seed {args.seed + 1}"))
+    for heldout, seed, name in scan_sets:
+        mistakes: list[str] = []
+        tally = bench.run(args.scenes, seed, args.repeats, heldout=heldout, recogniser=recogniser, printing=printing,
+                          touching=args.touching, width_range=widths, lens=args.lens_bend, layout=args.layout,
+                          mistakes=mistakes)
+        print(bench.report(tally, name + label, phases=args.phases))
         _print_mistakes("read wrong surely", mistakes)
     return 0
 
