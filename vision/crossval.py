@@ -5,8 +5,9 @@ looking at the held-out scans, so a choice made on it does not tune on them. `--
 the legion head with the previous one; `--head ability` reads the ability as the pipeline does (linear head plus the
 nearest prototypes' vote) and as it would with the vote weighed otherwise, by the model's head and by one over the
 emblem and icon print only; `--head parts` reads the printed part combination as the pipeline does (the three part
-heads plus the silhouette prototypes' vote at PARTS_VOTE) and with the vote at other weights, by the model's part
-heads (over the badge's print, PART_COLUMNS) and by heads over every feature; `--head shape` reads the legion from the
+heads, the head's log-odds raised by HEAD_RISE, plus the silhouette prototypes' vote at PARTS_VOTE) and with the vote
+at other weights, by the model's part heads (over the badge's print, PART_COLUMNS) with the head raised by HEAD_RISE
+and by other amounts, and by heads over every feature; `--head shape` reads the legion from the
 badge shape head and the colour head together, each way of weighing them (SHAPE_RULES), in the scans' own colours and
 through cameras whose hues are turned (SHAPE_PRINTINGS).
 
@@ -27,7 +28,7 @@ import numpy as np
 
 from .cards import CardFacts, all_cards, training_cards
 from .features import PART_COLUMNS
-from .model import (HEADS, SHAPE_COLOUR_WEIGHT, SHAPE_RULES_OUT, SHAPE_SURE, fit_ridge, fit_ridge_on,
+from .model import (HEAD_RISE, HEADS, SHAPE_COLOUR_WEIGHT, SHAPE_RULES_OUT, SHAPE_SURE, fit_ridge, fit_ridge_on,
                     legion_from_shape_and_colour, legion_terms, softmax)
 from .table_state import LEGIONS, PARTS
 from .train import (BADGE_SHAPE_HEAD, OTHER_CAMERA_SHARE, REGULARISER, collect, every_quarter, fit_badge_shape,
@@ -217,22 +218,30 @@ def ability_report(counts: dict[str, Counter]) -> str:
 
 # The weights of the silhouette prototypes' vote on a card's parts compared (the pipeline's is PARTS_VOTE).
 PARTS_VOTE_WEIGHTS = (0.0, 0.4, 0.5, 0.7, 1.0)
-# The features the part heads compared read.
+# The part heads compared: the features they read, and how far the head's log-odds are raised before the parts are
+# combined (the pipeline's is HEAD_RISE).
 PART_HEADS_COMPARED = {
-    "the badge's print and the part highlights (the model's, PART_COLUMNS)": PART_COLUMNS,
-    "every feature (the heads before stop 49)": slice(None),
+    "the badge's print and the part highlights (the model's, PART_COLUMNS), the head raised by HEAD_RISE (the "
+    "pipeline's)": (PART_COLUMNS, HEAD_RISE),
+    "the same, the head not raised (before stop 72)": (PART_COLUMNS, 0.0),
+    "the same, the head raised by 0.5": (PART_COLUMNS, 0.5),
+    "the same, the head raised by 1.5": (PART_COLUMNS, 1.5),
+    "every feature, the head not raised (the heads before stop 49)": (slice(None), 0.0),
 }
 
 
 def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: dict[str, np.ndarray],
                          extra: dict[str, tuple[np.ndarray, np.ndarray]], cards: list[CardFacts], folds: int,
                          repeats: int, seed: int, weights=PARTS_VOTE_WEIGHTS, silhouette_columns: slice | None = None,
-                         regulariser: float | None = None, part_columns=slice(None)) -> dict[float, Counter]:
+                         regulariser: float | None = None, part_columns=slice(None), head_rise: float | None = None
+                         ) -> dict[float, Counter]:
     """Per vote weight: counts of crops `read` and read with the wrong part combination (`wrong`), and the same
     among crops of cards with two or three parts (`several`), each fold read by the three part heads (learned as the
     model's, over `part_columns` of the features (all unless given; the model's are PART_COLUMNS), from
     `part_rows[part]`, 0 where the part is printed, and `extra[part]`) and a prototype table of part combinations
-    (over `silhouette_columns`, the model's SILHOUETTE_HOG unless given) learned from the other folds' crops only."""
+    (over `silhouette_columns`, the model's SILHOUETTE_HOG unless given) learned from the other folds' crops only. The
+    head's log-odds are raised by `head_rise` (HEAD_RISE unless given) before the parts are combined
+    (`part_set_probabilities`)."""
     from .exemplars import ExemplarHead, table_rows
     from .features import SILHOUETTE_HOG
     from .model import PART_SETS, part_set_probabilities
@@ -249,7 +258,7 @@ def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: 
                                 np.concatenate([part_rows[part][deal.learn], extra[part][1]]), 2,
                                 REGULARISER[part] if regulariser is None else regulariser)
             printed[part] = softmax(features[deal.read] @ head)[:, 0]
-        linear = np.array([part_set_probabilities(dict(zip(PARTS, row)))
+        linear = np.array([part_set_probabilities(dict(zip(PARTS, row)), head_rise)
                            for row in zip(*(printed[part] for part in PARTS))])
         drawn = np.flatnonzero(deal.learn)[table_rows(int(deal.learn.sum()), deal.table_seed)]
         table = ExemplarHead.fit(silhouette_columns, features[drawn], truth_all[drawn])
@@ -426,10 +435,10 @@ def main(argv=None) -> int:
                   f"\n{ability_report(counts)}", flush=True)
         return 0
     if args.head == "parts":
-        for name, columns in PART_HEADS_COMPARED.items():
+        for name, (columns, head_rise) in PART_HEADS_COMPARED.items():
             counts = cross_validate_parts(features, card_ids, {part: rows[part][1] for part in PARTS},
                                           {part: stand_ins[part] for part in PARTS}, cards, args.folds, args.repeats,
-                                          args.seed, part_columns=columns)
+                                          args.seed, part_columns=columns, head_rise=head_rise)
             print(f"parts, heads over {name}:\n{parts_report(counts)}", flush=True)
         return 0
     for name, (terms, regulariser) in HEADS_COMPARED.items():
