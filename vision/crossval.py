@@ -7,9 +7,9 @@ nearest prototypes' vote) and as it would with the vote weighed otherwise, by th
 emblem and icon print only; `--head parts` reads the printed part combination as the pipeline does (the three part
 heads, the head's log-odds raised by HEAD_RISE, plus the silhouette prototypes' vote at PARTS_VOTE) and with the vote
 at other weights, by the model's part heads (over the badge's print, PART_COLUMNS) with the head raised by HEAD_RISE
-and by other amounts, and by heads over every feature; `--head shape` reads the legion from the
-badge shape head and the colour head together, each way of weighing them (SHAPE_RULES), in the scans' own colours and
-through cameras whose hues are turned (SHAPE_PRINTINGS).
+and by other amounts, and by heads over every feature; `--head shape` reads the legion from the badge shape head and
+the colour head together, each way of weighing them (SHAPE_RULES), in the scans' own colours and through cameras
+whose hues are turned (SHAPE_PRINTINGS).
 
     python -m vision.crossval [--head legion|ability|parts|shape] [--samples 1500] [--seed 21] [--folds 4] [--repeats 3]
     python -m vision.crossval --head ability --more-icon-art 0 0.5   # what icon art in training does (stop 31)

@@ -133,8 +133,9 @@ def test_the_heads_log_odds_are_raised_before_the_parts_are_combined():
 
 
 def test_a_small_torso_and_head_card_is_read_with_its_head(monkeypatch, needs_scans, bench_scene_at):
-    """Scene 45 of the training scans' seed 777 (as `companion vision bench --training --seed 777` draws them):
-    training card 29, torso and head, 163 px long, is read as torso alone unless the head's log-odds are raised."""
+    """Scene 45 of the training scans' bench scenes of seed 777 (`vision.bench.scene_generator(777, heldout=False)`;
+    `companion vision bench --training --seed 776` reads them): training card 29, torso and head, 163 px long, is read
+    as torso alone unless the head's log-odds are raised."""
     import vision.model
     from vision.bench import match
     from vision.pipeline import Recogniser
