@@ -29,6 +29,10 @@ MIN_STRETCH = 1.1  # frames that need less are left alone (brightening costs edg
 CORNER_EPSILON = 0.01  # outline simplification for corner finding, as a share of the perimeter
 MAX_CORNER_COSINE = 0.5  # corners between 60 and 120 degrees count as right angles seen through a tilt
 MAX_CORNERS = 16  # corners of non-quad outlines handed on per frame
+# Corners of regions of colours the table lacks that outline no quad, handed on besides those, per frame: creatures
+# pushed together in an L on a table of their own colours, whose edges the table's grain drowns.
+OFF_TABLE_CORNERS = 4
+FRAME_EDGE = 2  # pixels of the reduced frame within which a point lies on its edge
 SNAP_SAMPLES = 14  # points per side at which refine_at_full_resolution looks for the strongest step
 _SNAP_AT = np.linspace(0.15, 0.85, SNAP_SAMPLES)  # where along each side, as a share of its length
 _SPARSE_SIDE_AT = np.array([0.25, 0.5, 0.75])[:, None]  # where _refine_quad samples a side with too few hull points
@@ -63,6 +67,9 @@ class Outlines(NamedTuple):
     # Where the frame's colours are ones its border (the table) lacks, at the detector's reduced size (255 there, 0
     # elsewhere; `_off_table_contours`); None where not worked out.
     off_table: np.ndarray | None = None
+    # Right-angled corners of the regions of such colours that outline no quad (OFF_TABLE_CORNERS), none at the place
+    # of one of `corners`.
+    off_table_corners: list[Corner] | tuple = ()
 
 
 def _order_quad(quad: np.ndarray) -> np.ndarray:
@@ -324,18 +331,21 @@ def _off_table_contours(small: np.ndarray):
     return list(contours), mask
 
 
-def _off_table_quads(small: np.ndarray, limits, support: np.ndarray, restored: list | None = None
-                     ) -> tuple[list, np.ndarray]:
+def _off_table_quads(small: np.ndarray, limits, support: np.ndarray, restored: list | None = None,
+                     shapeless: list | None = None) -> tuple[list, np.ndarray]:
     """The (area, quad)s outlined by regions of colours the table lacks, whose sides mostly lie on `support` (the
     dilated edges); also each piece that opening splits a region into (a card touching a neighbour or an arm by a
-    corner makes one region with it). Quads with a cut-off corner put back go to `restored`, if that is a list. And
-    the mask of those regions (`_off_table_contours`)."""
+    corner makes one region with it). Quads with a cut-off corner put back go to `restored`, if that is a list, and
+    the outlines of the regions that give no quad to `shapeless`, if that is. And the mask of those regions
+    (`_off_table_contours`)."""
     quads, pieces = [], []
     contours, mask = _off_table_contours(small)
     for contour in contours:
         quad = _quad_from_contour(contour, limits, solidity=OFF_TABLE_SOLIDITY, pieces=pieces, restored=restored)
         if quad is not None:
             quads.append(quad)
+        elif shapeless is not None:
+            shapeless.append(contour)
     for piece in pieces:
         quad = _quad_from_piece(piece, limits, OFF_TABLE_SOLIDITY, restored)
         if quad is not None:
@@ -550,7 +560,8 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None, snappe
             candidates.append(quad)
     # Textured tables (grain, checks) break the edge outlines; there, the colours the table does not have mark
     # the cards.
-    off_table_quads, off_table = _off_table_quads(patterned, limits, support, restored)
+    shapeless = []  # regions of such colours that outline no quad: creatures pushed together in an L, an arm
+    off_table_quads, off_table = _off_table_quads(patterned, limits, support, restored, shapeless)
     candidates += off_table_quads
     # On a patterned table these regions are the cards' own outlines, and an arm lying across a row of columns joins
     # them into one region (whose hull may even be a quad): their corners are the columns' free corners.
@@ -599,8 +610,16 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None, snappe
         if full_gray is None:
             full_gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         quads = [refine_at_full_resolution(full_gray, q, reach) for q in quads]
-    return Outlines(quads, _distinct_corners(corners, min_width / CARD_ASPECT, scale, pushed),
-                    0.0 if snapped else reach, off_table)
+    spacing = min_width / CARD_ASPECT
+    distinct = _distinct_corners(corners, spacing, pushed)
+    # Last, and besides the others: where a table of the cards' own colours drowns their edges in its grain, the
+    # colours it lacks still outline them, but a block of creatures in an L gives no quad.
+    height, width = small.shape[:2]
+    off_table_corners = _distinct_corners(
+        [corner for contour in shapeless for corner in _large_outline_corners(contour, limits)
+         if not _on_frame_edge(corner.point, width, height)], spacing, most=OFF_TABLE_CORNERS, apart_from=distinct)
+    return Outlines(quads, _in_frame_pixels(distinct, scale), 0.0 if snapped else reach, off_table,
+                    _in_frame_pixels(off_table_corners, scale))
 
 
 EDGE_GAINS = (1, 2, 4)  # the edge thresholds' multiples tried, in turn
@@ -659,12 +678,26 @@ def _box_area(contour) -> int:
     return width * height
 
 
-def _distinct_corners(corners: list[Corner], spacing: float, scale: float, after: list[Corner] = ()) -> list[Corner]:
-    """The corners with the longest sides first, one per place (a stroke's inner and outer trace give each twice),
-    then as many of the corners `after` (the same way), in full-frame pixels."""
+def _distinct_corners(corners: list[Corner], spacing: float, after: list[Corner] = (), most: int = MAX_CORNERS,
+                      apart_from: list[Corner] = ()) -> list[Corner]:
+    """Up to `most` of the corners, those with the longest sides first, one per place (a stroke's inner and outer
+    trace give each twice) and none at the place of one of `apart_from`; then as many of the corners `after` (the same
+    way)."""
     distinct: list[Corner] = []
     for corner in sorted(corners, key=lambda c: -min(c.lengths)) + sorted(after, key=lambda c: -min(c.lengths)):
-        if len(distinct) < MAX_CORNERS and all(np.linalg.norm(corner.point - other.point) > 0.5 * spacing
-                                               for other in distinct):
+        if len(distinct) < most and all(np.linalg.norm(corner.point - other.point) > 0.5 * spacing
+                                        for other in [*apart_from, *distinct]):
             distinct.append(corner)
-    return [Corner(c.point / scale, c.along, (c.lengths[0] / scale, c.lengths[1] / scale)) for c in distinct]
+    return distinct
+
+
+def _on_frame_edge(point: np.ndarray, width: int, height: int) -> bool:
+    """Whether the point lies within FRAME_EDGE pixels of the frame's edge: a region's corner there is where the
+    region (mostly an arm) leaves the picture, and the frame's edge is no card's side."""
+    x, y = float(point[0]), float(point[1])
+    return min(x, y, width - 1 - x, height - 1 - y) < FRAME_EDGE
+
+
+def _in_frame_pixels(corners: list[Corner], scale: float) -> list[Corner]:
+    """The corners found on the frame reduced by `scale`, in full-frame pixels."""
+    return [Corner(c.point / scale, c.along, (c.lengths[0] / scale, c.lengths[1] / scale)) for c in corners]

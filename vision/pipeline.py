@@ -133,9 +133,10 @@ RESIZE_OFF = 0.08
 # corner by more than the first share of its width and at most the second, is read again there (see _ends_drawn_in).
 ENDS_MOVED = (0.05, 0.2)
 NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card already found are its own
-# Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, and
-# of outlines that are no quad at all (rarely a card's: most are the art's or the table's).
-CORNER_TRIES = {"quad": 12, "outline": 4}
+# Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, of
+# outlines that are no quad at all (rarely a card's: most are the art's or the table's), and of regions of colours
+# the table lacks that are no quad (`Outlines.off_table_corners`, at most four).
+CORNER_TRIES = {"quad": 12, "outline": 4, "off table": 4}
 # A card laid in a corner that covers more than this share of its area of a card found already is that card again,
 # placed off (cards pushed together overlap their neighbours by a few pixels at most).
 SAME_CARD_OVERLAP = 0.25
@@ -773,7 +774,8 @@ class Recogniser:
         # Outlines that were more than a column (quads, or shapes that are not even that, like a column with an arm
         # across it): a card of the frame's card size may lie in one of their corners.
         unexplained_corners = [c for quad in unexplained for c in quad_corners(quad)]
-        corner_list = [("quad", c) for c in unexplained_corners] + [("outline", c) for c in outlines.corners]
+        corner_list = [("quad", c) for c in unexplained_corners] + [("outline", c) for c in outlines.corners] + \
+            [("off table", c) for c in outlines.off_table_corners]
         # First the frame's card size (`CardSizes`: the size a card has there) in every corner; then, where no card was
         # found, a card as wide as a side of the corner (the nearest card may be far off in perspective, or itself
         # misplaced, or there may be none yet). Here only where the corner's sides run along most of the card; where
@@ -788,7 +790,7 @@ class Recogniser:
             corners_here = [(kind, corner) for kind, corner in corner_list if kind in kinds]
             # With no card found yet, cards sized by the corners' sides come first, and give the rest their size.
             for by_side in (False, True) if taken else (True, False):
-                tries = {"quad": 0, "outline": 0}
+                tries = dict.fromkeys(CORNER_TRIES, 0)
                 # Sized by their own sides, the most nearly square corners first: a corner that grain or a neighbour
                 # pulled out is rarely a card's, and the tries are few.
                 ordered = sorted(corners_here, key=lambda item: item[1].skew) if by_side else corners_here
@@ -815,7 +817,7 @@ class Recogniser:
                         found_cards.append(taken[-1])
 
         most_of_a_card, *shorter_shares = CORNER_SIDE_SHARES
-        search_corners(most_of_a_card, ("quad", "outline"), partial)
+        search_corners(most_of_a_card, ("quad", "outline", "off table"), partial)
         judge_misshapen()
         lap("corners")
         # Around the outlines that explained nothing, a card's edges can still be straight lines where its outline
