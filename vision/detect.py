@@ -8,6 +8,7 @@ left to the pipeline, which tries the plausible splits and keeps the one the cla
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from typing import NamedTuple
 
@@ -686,7 +687,7 @@ def _distinct_corners(corners: list[Corner], spacing: float, after: list[Corner]
     distinct: list[Corner] = []
     for corner in sorted(corners, key=lambda c: -min(c.lengths)) + sorted(after, key=lambda c: -min(c.lengths)):
         if len(distinct) < most and all(np.linalg.norm(corner.point - other.point) > 0.5 * spacing
-                                        for other in [*apart_from, *distinct]):
+                                        for other in itertools.chain(apart_from, distinct)):
             distinct.append(corner)
     return distinct
 

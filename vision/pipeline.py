@@ -12,6 +12,7 @@ import numpy as np
 
 from .cards import CARD_ASPECT
 from .cover import card_covered, icon_place_covered
+from .detect import OFF_TABLE_CORNERS
 from .early_look import FLOOR, EarlyLook
 from .features import icon_print_share
 from .lens import straightening
@@ -135,8 +136,8 @@ ENDS_MOVED = (0.05, 0.2)
 NEAR_TAKEN = 0.15  # outline corners this close (in card depths) to a card already found are its own
 # Corners tried as a card's corner per frame (each costs up to four readings): of quads that did not read, of
 # outlines that are no quad at all (rarely a card's: most are the art's or the table's), and of regions of colours
-# the table lacks that are no quad (`Outlines.off_table_corners`, at most four).
-CORNER_TRIES = {"quad": 12, "outline": 4, "off table": 4}
+# the table lacks that are no quad (`Outlines.off_table_corners`: every one handed on).
+CORNER_TRIES = {"quad": 12, "outline": 4, "off table": OFF_TABLE_CORNERS}
 # A card laid in a corner that covers more than this share of its area of a card found already is that card again,
 # placed off (cards pushed together overlap their neighbours by a few pixels at most).
 SAME_CARD_OVERLAP = 0.25
