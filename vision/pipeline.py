@@ -40,6 +40,8 @@ LONE_CARD = 0.85  # a card taken from a rejected outline must look at least this
 # ... and one whose size was guessed from an outline's side rather than from the cards found: on the training scenes
 # such cards read at 0.99 or more when placed right, and a card mostly under a hand can still read at 0.87.
 SIDE_SIZED_CARD = 0.95
+SIDE_SIZE_GAIN = 0.02  # how much surer a corner's card sized by its sides must read than one sized as its neighbour
+ALMOST_CARD = 0.3  # a corner's card reading this surely, though below the bar, is snapped and read again
 MAX_ROUGHNESS = 50.0  # median |Laplacian| of a card's small warp; printed cards measure 5-25, pure noise ~100
 MAX_QUADS = 60
 # An outline of this share of the nearby cards' area that reads as no card may be the part of a card that stands out
@@ -813,7 +815,23 @@ class Recogniser:
                     tried.update(card.tobytes() for card in cards)
                     cards = [card for card in cards if not featureless(card)]  # bare table: not worth a reading
                     bar = SIDE_SIZED_CARD if by_side else LONE_CARD
-                    found = next(iter(self._lone_cards(image, cards, taken, bar)), None)
+                    # A corner pulled a few pixels off by a neighbour's edge or the table's grain lays a card that
+                    # reads as half one (its badge cut off): snapped onto the edges nearby, it may read surely. Not a
+                    # card sized by the corner's sides: its bar keeps out cards mostly under a hand, whose edge a snap
+                    # can move a side onto.
+                    almost: list[np.ndarray] | None = None if by_side else []
+                    found = next(iter(self._lone_cards(image, cards, taken, bar, almost)), None)
+                    if found is None and almost:
+                        moved = [snapped for snapped, card in zip(_snapped_places(full_gray(), almost), almost)
+                                 if not np.array_equal(snapped, card)]  # one that did not move reads as it did
+                        found = next(iter(self._lone_cards(image, moved, taken, bar)), None)
+                    if found is not None and not by_side and found[1]["card"][0] + SIDE_SIZE_GAIN < 1.0:
+                        # Sized as the nearest card found, a card can read well though too small or too large (a
+                        # card far off in perspective): sized by the corner's own sides, it may read surer (one read
+                        # surer than 1 less the gain cannot be).
+                        others = [card for card in side_sized_cards(corner, size, widths, share)
+                                  if card.tobytes() not in tried and not featureless(card)]
+                        found = self._surest_instead(image, others, *found, least=found[1]["card"][0] + SIDE_SIZE_GAIN)
                     if found is not None and accept(*found):
                         found_cards.append(taken[-1])
 
@@ -1193,14 +1211,17 @@ class Recogniser:
         return self._surest_instead(image, places, points, probabilities, least=validity + PLACE_AGAIN_GAIN)[0]
 
     def _lone_cards(self, image: np.ndarray, candidates: list[np.ndarray], taken: list[np.ndarray],
-                    bar: float = LONE_CARD) -> list:
+                    bar: float = LONE_CARD, almost: list | None = None) -> list:
         """The candidate cards that on their own look unmistakably like cards (at least `bar`), with their
-        probabilities. Read at a first look (`_read`): each must show its badge figure distinctly."""
+        probabilities. Read at a first look (`_read`): each must show its badge figure distinctly. Those that read
+        at least ALMOST_CARD but below the bar are added to `almost`, if that is a list."""
         candidates = [c for c in candidates if not inside_any(quad_centre(c), taken)]
         if not candidates:
             return []
         found = list(zip(candidates, self._read(image, candidates, self.badge_gate + LONE_GATE_RISE, at_least=bar,
                                                 first_look=True)))
+        if almost is not None:
+            almost += [card for card, probabilities in found if ALMOST_CARD <= probabilities["card"][0] < bar]
         return sorted([item for item in found if item[1]["card"][0] >= bar], key=lambda item: -item[1]["card"][0])
 
     def _block_cells(self, image: np.ndarray, card: np.ndarray, taken: list[np.ndarray]) -> list:
