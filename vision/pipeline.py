@@ -825,13 +825,14 @@ class Recogniser:
                         moved = [snapped for snapped, card in zip(_snapped_places(full_gray(), almost), almost)
                                  if not np.array_equal(snapped, card)]  # one that did not move reads as it did
                         found = next(iter(self._lone_cards(image, moved, taken, bar)), None)
-                    if found is not None and not by_side and found[1]["card"][0] + SIDE_SIZE_GAIN < 1.0:
+                    surer = None if found is None or by_side else found[1]["card"][0] + SIDE_SIZE_GAIN
+                    if surer is not None and surer < 1.0:
                         # Sized as the nearest card found, a card can read well though too small or too large (a
                         # card far off in perspective): sized by the corner's own sides, it may read surer (one read
                         # surer than 1 less the gain cannot be).
                         others = [card for card in side_sized_cards(corner, size, widths, share)
                                   if card.tobytes() not in tried and not featureless(card)]
-                        found = self._surest_instead(image, others, *found, least=found[1]["card"][0] + SIDE_SIZE_GAIN)
+                        found = self._surest_instead(image, others, *found, least=surer)
                     if found is not None and accept(*found):
                         found_cards.append(taken[-1])
 
