@@ -147,9 +147,11 @@ def score_layout(tally: LayoutTally, cards, truths: list[CardTruth]) -> None:
 
 def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = True, width_range=(140.0, 330.0),
         recogniser: Recogniser | None = None, progress=None, printing: tuple[float, float] | None = None,
-        touching: bool = False, lens: float = 0.0, layout: bool = False, mistakes: list[str] | None = None) -> Tally:
+        touching: bool = False, lens: float = 0.0, layout: bool = False, mistakes: list[str] | None = None,
+        lone: bool = False) -> Tally:
     """`printing`: (hue degrees, saturation scale) of the cards' colours, as another printing or camera shows them
-    (`vision.synthetic.reprinted`); `touching`: each seat's creatures pushed together side by side; `lens`: the
+    (`vision.synthetic.reprinted`); `touching`: each seat's creatures pushed together side by side; `lone`: one card
+    alone on the table, as a game starts (`SceneGenerator.lone_scene`); `lens`: the
     scenes seen through a lens bending so (`vision.lens`); `layout`: the table markers drawn at the table's corners,
     each scene read with the calibration they give, and the cards' seats, creatures and slots scored
     (`Tally.layout`). Each card read wrong surely is said in a line appended to `mistakes` (`sure_mistakes_in`)."""
@@ -161,7 +163,8 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
     own_calibration = recogniser.calibration
     tally = Tally(layout=LayoutTally() if layout else None)
     for index in range(scenes):
-        scene = generator.random_scene(width_range=width_range, **({"markers": True} if layout else {}))
+        lay = generator.lone_scene if lone else generator.random_scene
+        scene = lay(width_range=width_range, **({"markers": True} if layout else {}))
         if layout:
             corners = find_table_corners(scene.frame)
             markers_found = corners is not None

@@ -82,6 +82,9 @@ def register(subparsers) -> None:
                        help="scale the cards' saturation, as another printing or camera shows them")
     bench.add_argument("--touching", action="store_true",
                        help="lay each seat's creatures pushed together side by side, as on a crowded table")
+    bench.add_argument("--lone", action="store_true",
+                       help="lay one card alone on the table (the deck beside it in 60%% of the scenes), as a game "
+                            "starts: no other card to size it by")
     bench.add_argument("--teach-per-legion", type=int, default=0, metavar="N",
                        help="first teach N training cards of each legion, shown with those colours")
     bench.add_argument("--card-widths", type=float, nargs=2, default=(140.0, 330.0), metavar=("MIN", "MAX"),
@@ -382,6 +385,8 @@ def _bench(args) -> int:
         label += f", held-out scans known ({recogniser.model.about.get('known scans')})"
     if args.touching:
         label += ", creatures pushed together"
+    if args.lone:
+        label += ", one card alone"
     if args.thorough:
         label += ", thorough (straight edges too)"
     if args.lens_bend:
@@ -418,7 +423,7 @@ def _bench(args) -> int:
         mistakes: list[str] = []
         tally = bench.run(args.scenes, seed, args.repeats, heldout=heldout, recogniser=recogniser, printing=printing,
                           touching=args.touching, width_range=widths, lens=args.lens_bend, layout=args.layout,
-                          mistakes=mistakes)
+                          mistakes=mistakes, lone=args.lone)
         print(bench.report(tally, name + label, phases=args.phases))
         _print_mistakes("read wrong surely", mistakes)
     return 0

@@ -248,7 +248,8 @@ class ScanResult:
 # The phases of a scan, in order, as ScanResult.phases names them: where the time goes on a given machine
 # (`companion vision bench --phases`).
 PHASES = ("frame", "outlines", "columns", "short columns", "cards over outlines", "corners", "straight edges",
-          "column neighbours", "half-side corners", "pushed together", "ends drawn in", "prototypes and sides", "seats")
+          "column neighbours", "half-side corners", "pushed together", "first card", "ends drawn in",
+          "prototypes and sides", "seats")
 
 
 class _Laps:
@@ -754,6 +755,15 @@ class Recogniser:
         # An outline smaller than a card that reads as no card may be the part of one that stands out from the
         # table: the rest can be lost in a table of its own colour (dark art on a dark cloth, a white border on a
         # pale one). Cards are laid over it from its squarest corners.
+        def take_over_outline(quad: np.ndarray, points: np.ndarray, card_probabilities: dict) -> None:
+            points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
+            if not inside_any(icon_centre(points), [quad]):
+                # What hid the icon's place from the outline may be a hand: no icon seen there is no evidence
+                # that the card has none.
+                card_probabilities = card_probabilities | {ICON_UNSEEN: True}
+            if accept(points, card_probabilities):
+                partial.append(taken[-1])
+
         for quad in unexplained:
             size = sizes.at(quad_centre(quad), taken)
             if size is None or inside_any(quad_centre(quad), taken):
@@ -764,15 +774,8 @@ class Recogniser:
             if found is None:
                 found = self._card_over_outline(image, full_gray(), quad, outline_side_sizes(quad, size),
                                                 SIDE_SIZED_OUTLINE_AREA, taken)
-            if found is None:
-                continue
-            points, card_probabilities = self._snap_card(image, full_gray, *found)
-            if not inside_any(icon_centre(points), [quad]):
-                # What hid the icon's place from the outline may be a hand: no icon seen there is no evidence
-                # that the card has none.
-                card_probabilities = card_probabilities | {ICON_UNSEEN: True}
-            if accept(points, card_probabilities):
-                partial.append(taken[-1])
+            if found is not None:
+                take_over_outline(quad, *found)
         lap("cards over outlines")
         # Outlines that were more than a column (quads, or shapes that are not even that, like a column with an arm
         # across it): a card of the frame's card size may lie in one of their corners.
@@ -983,6 +986,19 @@ class Recogniser:
                 points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
                 accept(points, card_probabilities)
         lap("pushed together")
+        # Still no card at all, after every search: the first card on the table, its far side lost in a table of its
+        # colour (a brown card's gold glow on a sandy cloth), leaves an outline smaller than a card, and no card to
+        # size the cards laid over it by. They are sized by the outline's own sides, any size a card may have in the
+        # frame. Only now: laid after the corners, such a card sized every later search by itself, and one frame of
+        # the crowded table lost 4 cards for the 1 found.
+        for quad in unexplained:
+            if taken:
+                break
+            found = self._card_over_outline(image, full_gray(), quad, outline_side_sizes(quad, None, widths),
+                                            SIDE_SIZED_OUTLINE_AREA, taken)
+            if found is not None:
+                take_over_outline(quad, *found)
+        lap("first card")
         # Last, a card split off a column's outline wider than itself may reach onto the table at an end.
         for i, points in enumerate(taken):
             drawn_in = self._ends_drawn_in(image, points, snapped_card(points), readings_seen[i],

@@ -343,16 +343,19 @@ def icon_centre(card: np.ndarray) -> np.ndarray:
     return (1 - y) * ((1 - x) * top_left + x * top_right) + y * ((1 - x) * bottom_left + x * bottom_right)
 
 
-def outline_side_sizes(quad: np.ndarray, size: tuple[float, float]) -> list[tuple[float, float]]:
+def outline_side_sizes(quad: np.ndarray, size: tuple[float, float] | None,
+                       widths: tuple[float, float] | None = None) -> list[tuple[float, float]]:
     """Card sizes an outline smaller than a card gives by its own sides: a side its cut did not cross is a whole
     card's width or depth (perspective makes the nearest card found a poor guide far off). Those from the sides of its
-    squarest corners, near the frame's card size `size` but unlike it."""
+    squarest corners, near the frame's card size `size` but unlike it; with no card found yet (`size` None), any size
+    within `widths` (the least and most a card may measure in this frame)."""
+    low, high = widths if size is None else (SIDE_AS_WIDTH[0] * size[0], SIDE_AS_WIDTH[1] * size[0])
     sizes: list[tuple[float, float]] = []
     for corner in sorted(quad_corners(quad), key=lambda corner: corner.skew)[:OVER_OUTLINE_CORNERS]:
         for length in corner.lengths:
             for width in (length, length * CARD_ASPECT):
-                if SIDE_AS_WIDTH[0] * size[0] < width < SIDE_AS_WIDTH[1] * size[0] and \
-                        all(abs(width - known[0]) > 0.06 * known[0] for known in [size] + sizes):
+                known = ([size] if size is not None else []) + sizes
+                if low < width < high and all(abs(width - each[0]) > 0.06 * each[0] for each in known):
                     sizes.append((width, width / CARD_ASPECT))
     return sizes
 

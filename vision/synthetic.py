@@ -287,11 +287,22 @@ class SceneGenerator:
         return layout
 
     def random_scene(self, width_range=(140.0, 330.0), **overrides) -> Scene:
+        conditions = self._conditions(width_range, overrides)
+        discard = int(self.rng.choice(self.card_ids)) if self.rng.random() < 0.7 else None
+        return self.render(self.random_layout(), conditions, discard_id=discard, deck=bool(self.rng.random() < 0.6))
+
+    def lone_scene(self, width_range=(140.0, 330.0), **overrides) -> Scene:
+        """One card alone before a random seat, the deck in the middle in 60% of the scenes and no discard yet: the
+        table as a game starts."""
+        conditions = self._conditions(width_range, overrides)
+        layout = {int(self.rng.integers(4)): [[int(self.rng.choice(self.card_ids))]]}
+        return self.render(layout, conditions, deck=bool(self.rng.random() < 0.6))
+
+    def _conditions(self, width_range, overrides: dict) -> Conditions:
         conditions = Conditions.random(self.rng, width_range)
         for key, value in overrides.items():
             setattr(conditions, key, value)
-        discard = int(self.rng.choice(self.card_ids)) if self.rng.random() < 0.7 else None
-        return self.render(self.random_layout(), conditions, discard_id=discard, deck=bool(self.rng.random() < 0.6))
+        return conditions
 
     @staticmethod
     def _apart(rng, seat: int, creatures: list[list[int]], origin, conditions: Conditions) -> list:

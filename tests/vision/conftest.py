@@ -37,10 +37,11 @@ def needs_scans():
 def bench_scene_at():
     """A maker of one of the bench's scenes from the generator's state just before it (PCG64: state, increment,
     has_uint32, uinteger), drawn as `companion vision bench` draws it: of the held-out scans or the training ones, each
-    seat's creatures pushed together or not (`touching`), the table markers drawn or not (`markers`). A scene found
+    seat's creatures pushed together or not (`touching`), the table markers drawn or not (`markers`), or one card
+    alone (`lone`). A scene found
     among a seed's many is drawn without drawing those before it; the tests that draw one ask for the scans too."""
     def make(heldout: bool, state: int, increment: int, has_uint32: int, uinteger: int, touching: bool = False,
-             markers: bool = False):
+             markers: bool = False, lone: bool = False):
         from vision.bench import bench_cards
         from vision.synthetic import SceneGenerator
 
@@ -48,7 +49,8 @@ def bench_scene_at():
                                    touching=touching)
         generator.rng.bit_generator.state = {"bit_generator": "PCG64", "has_uint32": has_uint32, "uinteger": uinteger,
                                              "state": {"state": state, "inc": increment}}
-        return generator.random_scene(width_range=(140.0, 330.0), **({"markers": True} if markers else {}))
+        lay = generator.lone_scene if lone else generator.random_scene
+        return lay(width_range=(140.0, 330.0), **({"markers": True} if markers else {}))
 
     return make
 

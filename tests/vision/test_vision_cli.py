@@ -229,6 +229,26 @@ def test_bench_with_another_printing_and_cards_taught_so(capsys):
     assert "legion accuracy" in out
 
 
+def test_bench_lays_one_card_alone_when_asked(monkeypatch, capsys):
+    """`companion vision bench --lone`: the scenes of a game's start (one card, no other to size it by), said in the
+    heading."""
+    from vision import bench
+
+    laid = []
+    original = bench.SceneGenerator.lone_scene
+
+    def recording(self, width_range=(140.0, 330.0), **overrides):
+        scene = original(self, width_range=width_range, **overrides)
+        laid.append(len(scene.cards))
+        return scene
+
+    monkeypatch.setattr(bench.SceneGenerator, "lone_scene", recording)
+    status = main(["vision", "bench", "--scenes", "2", "--repeats", "1", "--lone"])
+    out = capsys.readouterr().out
+    assert status == 0 and "one card alone" in out and "detection recall" in out
+    assert len(laid) == 2 and max(laid) <= 1
+
+
 def test_bench_without_the_scans_lays_stand_ins_instead_of_failing(tmp_path, monkeypatch, capsys):
     """Where ../shared/cards is not (a Pi, a fresh machine), the bench says so and reads stand-in cards: it used to
     stop with a traceback, having no card to lay."""

@@ -33,6 +33,21 @@ def test_cards_in_a_column_abut():
     assert gap < 0.03 * legs.width_px
 
 
+def test_a_lone_scene_lays_one_card_alone_before_a_seat():
+    """`lone_scene` (`companion vision bench --lone`): the table as a game starts, one card at one of the four seats
+    and no discard; the seat and the card vary from scene to scene."""
+    generator = SceneGenerator(3, use_scans=False)
+    scenes = [generator.lone_scene() for _ in range(12)]
+    for scene in scenes:
+        assert scene.discard_id is None
+        assert len(scene.layout) <= 1 and all(creatures == [[creatures[0][0]]] for creatures in scene.layout.values())
+        assert [truth.card_id for truth in scene.cards] == [column[0] for creatures in scene.layout.values()
+                                                            for column in creatures]
+    laid = [scene for scene in scenes if scene.cards]
+    assert len(laid) >= 10  # a card that does not fit in the frame is left out, rarely
+    assert len({scene.cards[0].seat for scene in laid}) > 1 and len({scene.cards[0].card_id for scene in laid}) > 1
+
+
 def test_hand_marks_covered_cards():
     generator = SceneGenerator(0, use_scans=False)
     covered = 0
