@@ -151,10 +151,10 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
         lone: bool = False) -> Tally:
     """`printing`: (hue degrees, saturation scale) of the cards' colours, as another printing or camera shows them
     (`vision.synthetic.reprinted`); `touching`: each seat's creatures pushed together side by side; `lone`: one card
-    alone on the table, as a game starts (`SceneGenerator.lone_scene`); `lens`: the
-    scenes seen through a lens bending so (`vision.lens`); `layout`: the table markers drawn at the table's corners,
-    each scene read with the calibration they give, and the cards' seats, creatures and slots scored
-    (`Tally.layout`). Each card read wrong surely is said in a line appended to `mistakes` (`sure_mistakes_in`)."""
+    alone on the table, as a game starts (`SceneGenerator.lone_scene`); `lens`: the scenes seen through a lens bending
+    so (`vision.lens`); `layout`: the table markers drawn at the table's corners, each scene read with the calibration
+    they give, and the cards' seats, creatures and slots scored (`Tally.layout`). Each card read wrong surely is said in
+    a line appended to `mistakes` (`sure_mistakes_in`)."""
     from .markers import find_table_corners
 
     one_core()
@@ -162,8 +162,8 @@ def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = Tr
     recogniser = recogniser or Recogniser()
     own_calibration = recogniser.calibration
     tally = Tally(layout=LayoutTally() if layout else None)
+    lay = generator.lone_scene if lone else generator.random_scene
     for index in range(scenes):
-        lay = generator.lone_scene if lone else generator.random_scene
         scene = lay(width_range=width_range, **({"markers": True} if layout else {}))
         if layout:
             corners = find_table_corners(scene.frame)

@@ -752,10 +752,9 @@ class Recogniser:
                 if accept(points, card_probabilities):
                     partial.append(taken[-1])
         lap("short columns")
-        # An outline smaller than a card that reads as no card may be the part of one that stands out from the
-        # table: the rest can be lost in a table of its own colour (dark art on a dark cloth, a white border on a
-        # pale one). Cards are laid over it from its squarest corners.
+
         def take_over_outline(quad: np.ndarray, points: np.ndarray, card_probabilities: dict) -> None:
+            """A card laid over an outline smaller than a card, snapped and taken if it is one."""
             points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
             if not inside_any(icon_centre(points), [quad]):
                 # What hid the icon's place from the outline may be a hand: no icon seen there is no evidence
@@ -764,6 +763,9 @@ class Recogniser:
             if accept(points, card_probabilities):
                 partial.append(taken[-1])
 
+        # An outline smaller than a card that reads as no card may be the part of one that stands out from the
+        # table: the rest can be lost in a table of its own colour (dark art on a dark cloth, a white border on a
+        # pale one). Cards are laid over it from its squarest corners.
         for quad in unexplained:
             size = sizes.at(quad_centre(quad), taken)
             if size is None or inside_any(quad_centre(quad), taken):

@@ -350,12 +350,12 @@ def outline_side_sizes(quad: np.ndarray, size: tuple[float, float] | None,
     squarest corners, near the frame's card size `size` but unlike it; with no card found yet (`size` None), any size
     within `widths` (the least and most a card may measure in this frame)."""
     low, high = widths if size is None else (SIDE_AS_WIDTH[0] * size[0], SIDE_AS_WIDTH[1] * size[0])
+    given = [] if size is None else [size]
     sizes: list[tuple[float, float]] = []
     for corner in sorted(quad_corners(quad), key=lambda corner: corner.skew)[:OVER_OUTLINE_CORNERS]:
         for length in corner.lengths:
             for width in (length, length * CARD_ASPECT):
-                known = ([size] if size is not None else []) + sizes
-                if low < width < high and all(abs(width - each[0]) > 0.06 * each[0] for each in known):
+                if low < width < high and all(abs(width - each[0]) > 0.06 * each[0] for each in given + sizes):
                     sizes.append((width, width / CARD_ASPECT))
     return sizes
 

@@ -37,9 +37,9 @@ def needs_scans():
 def bench_scene_at():
     """A maker of one of the bench's scenes from the generator's state just before it (PCG64: state, increment,
     has_uint32, uinteger), drawn as `companion vision bench` draws it: of the held-out scans or the training ones, each
-    seat's creatures pushed together or not (`touching`), the table markers drawn or not (`markers`), or one card
-    alone (`lone`). A scene found
-    among a seed's many is drawn without drawing those before it; the tests that draw one ask for the scans too."""
+    seat's creatures pushed together or not (`touching`), the table markers drawn or not (`markers`), or one card alone
+    (`lone`). A scene found among a seed's many is drawn without drawing those before it; the tests that draw one ask
+    for the scans too."""
     def make(heldout: bool, state: int, increment: int, has_uint32: int, uinteger: int, touching: bool = False,
              markers: bool = False, lone: bool = False):
         from vision.bench import bench_cards
