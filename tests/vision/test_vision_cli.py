@@ -229,24 +229,30 @@ def test_bench_with_another_printing_and_cards_taught_so(capsys):
     assert "legion accuracy" in out
 
 
-def test_bench_lays_one_card_alone_when_asked(monkeypatch, capsys):
-    """`companion vision bench --lone`: the scenes of a game's start (one card, no other to size it by), said in the
-    heading."""
+def _laid_by(monkeypatch, maker: str) -> list:
+    """The scenes the bench lays with `SceneGenerator.<maker>`, recorded as it lays them."""
     from vision import bench
 
     laid = []
-    original = bench.SceneGenerator.lone_scene
+    original = getattr(bench.SceneGenerator, maker)
 
     def recording(self, width_range=(140.0, 330.0), **overrides):
         scene = original(self, width_range=width_range, **overrides)
-        laid.append(len(scene.cards))
+        laid.append(scene)
         return scene
 
-    monkeypatch.setattr(bench.SceneGenerator, "lone_scene", recording)
+    monkeypatch.setattr(bench.SceneGenerator, maker, recording)
+    return laid
+
+
+def test_bench_lays_one_card_alone_when_asked(monkeypatch, capsys):
+    """`companion vision bench --lone`: the scenes of a game's start (one card, no other to size it by), said in the
+    heading."""
+    laid = _laid_by(monkeypatch, "lone_scene")
     status = main(["vision", "bench", "--scenes", "2", "--repeats", "1", "--lone"])
     out = capsys.readouterr().out
     assert status == 0 and "one card alone" in out and "detection recall" in out
-    assert len(laid) == 2 and max(laid) <= 1
+    assert len(laid) == 2 and max(len(scene.cards) for scene in laid) <= 1
 
 
 def test_bench_without_the_scans_lays_stand_ins_instead_of_failing(tmp_path, monkeypatch, capsys):
@@ -267,21 +273,11 @@ def test_bench_without_the_scans_lays_stand_ins_instead_of_failing(tmp_path, mon
 def test_bench_lays_cards_of_the_lengths_asked_for(monkeypatch, capsys):
     """`--card-widths 75 100`: what a camera hung too high shows (docs/vision.md, "Card size in the picture");
     nonsense is refused with a clear message."""
-    from vision import bench
-
-    asked = []
-    original = bench.SceneGenerator.random_scene
-
-    def recording(self, width_range=(140.0, 330.0), **overrides):
-        scene = original(self, width_range=width_range, **overrides)
-        asked.append([round(card.width_px) for card in scene.cards])
-        return scene
-
-    monkeypatch.setattr(bench.SceneGenerator, "random_scene", recording)
+    laid = _laid_by(monkeypatch, "random_scene")
     status = main(["vision", "bench", "--scenes", "2", "--repeats", "1", "--card-widths", "75", "100"])
     out = capsys.readouterr().out
     assert status == 0 and "card widths 75-100 px" in out
-    lengths = [length for scene in asked for length in scene]
+    lengths = [round(card.width_px) for scene in laid for card in scene.cards]
     assert lengths and min(lengths) >= 70 and max(lengths) <= 105  # perspective stretches a card a little
     assert main(["vision", "bench", "--scenes", "1", "--card-widths", "200", "100"]) == 2
     assert "0 < MIN <= MAX" in capsys.readouterr().err
