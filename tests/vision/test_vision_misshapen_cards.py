@@ -9,7 +9,7 @@ import pytest
 from hypothesis import assume, given, settings, strategies as st
 
 from vision.cards import card_by_id
-from vision.pipeline import AGAIN_BELOW
+from vision.pipeline import AGAIN_BELOW, AGAIN_SURE
 from vision.table_plane import CardSizes
 
 
@@ -114,7 +114,9 @@ def test_a_card_read_doubtfully_takes_the_facts_read_on_its_sides_but_not_their_
     assert (seen.legion, seen.parts, seen.ability) != (card.legion, card.parts, card.ability)
     assert seen.confidence < AGAIN_BELOW
     gray = cv2.cvtColor(scene.frame, cv2.COLOR_BGR2GRAY)
-    [again] = recogniser._read_again_on_sides(scene.frame, gray, [seen], [grown], 1.0, CardSizes(scene.frame.shape))
+    [probabilities] = recogniser._read(scene.frame, [grown])
+    [again] = recogniser._read_again_on_sides(scene.frame, gray, [seen], [grown], [probabilities], 1.0,
+                                              CardSizes(scene.frame.shape))
     assert (again.legion, again.parts, again.ability) == (card.legion, card.parts, card.ability)
     assert again.confidence == seen.confidence
 
@@ -125,11 +127,12 @@ def test_a_card_read_surely_is_not_read_again(recogniser, lone_card_scene, monke
     scene = lone_card_scene(65, table="felt")
     truth = scene.cards[0].corners
     seen = _read(recogniser, scene.frame, truth)
-    assert seen.confidence >= AGAIN_BELOW
+    assert seen.confidence >= AGAIN_SURE
+    [probabilities] = recogniser._read(scene.frame, [truth])
     monkeypatch.setattr(recogniser, "_read", lambda *_: pytest.fail("a sure card was read again"))
     gray = cv2.cvtColor(scene.frame, cv2.COLOR_BGR2GRAY)
     sizes = CardSizes(scene.frame.shape)
-    assert recogniser._read_again_on_sides(scene.frame, gray, [seen], [truth], 1.0, sizes) == [seen]
+    assert recogniser._read_again_on_sides(scene.frame, gray, [seen], [truth], [probabilities], 1.0, sizes) == [seen]
 
 
 @settings(max_examples=200, deadline=None)
