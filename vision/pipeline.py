@@ -1188,13 +1188,12 @@ class Recogniser:
 
         read = list(seen)
         for i, card in enumerate(seen):
-            if card.confidence >= AGAIN_SURE or \
-                    (card.confidence >= AGAIN_BELOW and place_readings[i]["card"][0] >= AGAIN_PLACE_DOUBT):
+            doubtful = card.confidence < AGAIN_BELOW
+            if not doubtful and (card.confidence >= AGAIN_SURE or place_readings[i]["card"][0] >= AGAIN_PLACE_DOUBT):
                 continue
             others = taken[:i] + taken[i + 1:]
             # A card read surely is only moved to a place that reads at least as surely as a card as its own, and the
             # places as laid are enough for it (a third of the cost of snapping them too).
-            doubtful = card.confidence < AGAIN_BELOW
             places = _put_right(gray, taken[i], others, sizes, snapped_too=doubtful)
             if not places:
                 continue
