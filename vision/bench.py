@@ -148,17 +148,19 @@ def score_layout(tally: LayoutTally, cards, truths: list[CardTruth]) -> None:
 def run(scenes: int = 40, seed: int = 2024, repeats: int = 3, heldout: bool = True, width_range=(140.0, 330.0),
         recogniser: Recogniser | None = None, progress=None, printing: tuple[float, float] | None = None,
         touching: bool = False, lens: float = 0.0, layout: bool = False, mistakes: list[str] | None = None,
-        lone: bool = False) -> Tally:
+        lone: bool = False, pixel_scale: int = 1, binned: bool = False) -> Tally:
     """`printing`: (hue degrees, saturation scale) of the cards' colours, as another printing or camera shows them
     (`vision.synthetic.reprinted`); `touching`: each seat's creatures pushed together side by side; `lone`: one card
     alone on the table, as a game starts (`SceneGenerator.lone_scene`); `lens`: the scenes seen through a lens bending
     so (`vision.lens`); `layout`: the table markers drawn at the table's corners, each scene read with the calibration
-    they give, and the cards' seats, creatures and slots scored (`Tally.layout`). Each card read wrong surely is said in
-    a line appended to `mistakes` (`sure_mistakes_in`)."""
+    they give, and the cards' seats, creatures and slots scored (`Tally.layout`). `pixel_scale`: the scenes drawn that
+    many times larger each way, as a sensor read at full resolution gives them (`SceneGenerator`; `width_range` stays in
+    1640x1232 pixels); `binned`: the same scenes as that sensor's binned mode gives them, at 1640x1232. Each card read
+    wrong surely is said in a line appended to `mistakes` (`sure_mistakes_in`)."""
     from .markers import find_table_corners
 
     one_core()
-    generator = scene_generator(seed, heldout, printing, touching, lens)
+    generator = scene_generator(seed, heldout, printing, touching, lens, pixel_scale, binned)
     recogniser = recogniser or Recogniser()
     own_calibration = recogniser.calibration
     tally = Tally(layout=LayoutTally() if layout else None)
@@ -210,10 +212,11 @@ def one_core() -> None:
 
 
 def scene_generator(seed: int, heldout: bool = True, printing: tuple[float, float] | None = None,
-                    touching: bool = False, lens: float = 0.0) -> SceneGenerator:
+                    touching: bool = False, lens: float = 0.0, pixel_scale: int = 1,
+                    binned: bool = False) -> SceneGenerator:
     """The bench's scenes: of the held-out (or training) cards, from the scans where they are here."""
     return SceneGenerator(seed, card_ids=[c.id for c in bench_cards(heldout)], use_scans=scans_available(),
-                          printing=printing, touching=touching, lens=lens)
+                          printing=printing, touching=touching, lens=lens, pixel_scale=pixel_scale, binned=binned)
 
 
 def bench_cards(heldout: bool):

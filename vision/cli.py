@@ -90,6 +90,14 @@ def register(subparsers) -> None:
     bench.add_argument("--card-widths", type=float, nargs=2, default=(140.0, 330.0), metavar=("MIN", "MAX"),
                        help="the cards' length in pixels (default 140 330, the targets' range): smaller shows what "
                             "a camera hung too high gives")
+    bench.add_argument("--frame-scale", type=int, default=1, metavar="K",
+                       help="the same tables in pictures K times 1640x1232 each way, as a camera sensor read at full "
+                            "resolution gives them (2: 3280x2464, the Pi camera v2's full resolution, whose 1640x1232 "
+                            "mode bins 2x2 pixels): --card-widths stays in 1640x1232 pixels; the blur and the noise "
+                            "of a sensor read without binning scale with K")
+    bench.add_argument("--binned", action="store_true",
+                       help="with --frame-scale: the same tables as that sensor's binned mode gives them, each K x K "
+                            "block of its pixels averaged into one before the picture is compressed: 1640x1232")
     bench.add_argument("--lens-bend", type=float, default=0.0, metavar="BEND",
                        help="see the scenes through a lens bending straight lines so (vision.lens: -0.05 to -0.1 "
                             "is barrel distortion as a wide-angle lens gives; 0 none)")
@@ -413,6 +421,16 @@ def _bench(args) -> int:
     if not 0 < widths[0] <= widths[1]:
         print("error: --card-widths needs MIN and MAX with 0 < MIN <= MAX", file=sys.stderr)
         return 2
+    if not 1 <= args.frame_scale <= MAX_FRAME_SCALE:
+        print(f"error: --frame-scale needs a whole number from 1 to {MAX_FRAME_SCALE}", file=sys.stderr)
+        return 2
+    if args.binned and args.frame_scale == 1:
+        print("error: --binned reads pictures drawn larger (--frame-scale 2 or more) reduced back to 1640x1232",
+              file=sys.stderr)
+        return 2
+    if args.frame_scale > 1:
+        label += f", pictures {1640 * args.frame_scale}x{1232 * args.frame_scale}" + \
+            (f" binned {args.frame_scale}x{args.frame_scale} to 1640x1232" if args.binned else "")
     if args.layout:
         label += ", table markers drawn and seats scored"
     scan_sets = [(True, args.seed, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths "
@@ -423,13 +441,14 @@ def _bench(args) -> int:
         mistakes: list[str] = []
         tally = bench.run(args.scenes, seed, args.repeats, heldout=heldout, recogniser=recogniser, printing=printing,
                           touching=args.touching, width_range=widths, lens=args.lens_bend, layout=args.layout,
-                          mistakes=mistakes, lone=args.lone)
+                          mistakes=mistakes, lone=args.lone, pixel_scale=args.frame_scale, binned=args.binned)
         print(bench.report(tally, name + label, phases=args.phases))
         _print_mistakes("read wrong surely", mistakes)
     return 0
 
 
 MISTAKES_SHOWN = 50  # lines of `bench`'s lists of what was read wrong
+MAX_FRAME_SCALE = 2  # `bench --frame-scale`: beyond it, pictures pass the recogniser's limit (vision.frames.MAX_SIDE)
 
 
 def _print_mistakes(title: str, mistakes: list[str]) -> None:

@@ -72,6 +72,10 @@ class Conditions:
     table: str = "wood"
     jitter_deg: float = 4.0
     markers: bool = False
+    # Pixels per pixel of a FRAME_SIZE picture of the same table: 2 for a sensor read at its full resolution instead of
+    # 2x2 binned. The table's texture, shadows and contact shadows are drawn that much finer (blur, noise and the card
+    # width are given in this picture's own pixels).
+    pixel_scale: int = 1
 
     @classmethod
     def random(cls, rng: np.random.Generator, width_range=(140.0, 330.0)) -> "Conditions":
@@ -187,18 +191,21 @@ def _rounded_alpha() -> np.ndarray:
     return alpha
 
 
-def table_texture(kind: str, size: tuple[int, int], rng: np.random.Generator) -> np.ndarray:
+def table_texture(kind: str, size: tuple[int, int], rng: np.random.Generator, pixel_scale: int = 1) -> np.ndarray:
+    """A table of that kind, `size` pixels; `pixel_scale` times finer than a FRAME_SIZE picture's pixels (the same
+    draws of `rng` give the same table at any scale)."""
     import cv2
 
     width, height = size
 
     def noise(scale: int) -> np.ndarray:
+        scale *= pixel_scale
         small = rng.standard_normal((max(2, height // scale), max(2, width // scale))).astype(np.float32)
         return cv2.resize(small, (width, height), interpolation=cv2.INTER_CUBIC)
 
     if kind == "wood":
         ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-        grain = np.sin((ys + 25 * noise(90)) / rng.uniform(6, 14)) * 0.5 + 0.5
+        grain = np.sin((ys / pixel_scale + 25 * noise(90)) / rng.uniform(6, 14)) * 0.5 + 0.5
         base = np.array(rng.choice([(40, 80, 140), (60, 105, 160), (30, 55, 95)]), np.float32)
         image = base[None, None] * (0.8 + 0.3 * grain[..., None]) + 6 * noise(4)[..., None]
     elif kind == "felt":
@@ -212,7 +219,7 @@ def table_texture(kind: str, size: tuple[int, int], rng: np.random.Generator) ->
         image = base[None, None] + 4 * noise(2)[..., None]
     else:  # checked cloth
         ys, xs = np.mgrid[0:height, 0:width]
-        period = int(rng.integers(8, 22))
+        period = int(rng.integers(8, 22)) * pixel_scale
         check = (((xs // period) + (ys // period)) % 2).astype(np.float32)
         a = np.array(rng.choice([(200, 200, 210), (60, 60, 170)]), np.float32)
         b = np.array(rng.choice([(120, 160, 200), (230, 230, 230)]), np.float32)
@@ -260,14 +267,20 @@ def _card_rect(origin, up, u0: float, v0: float, angle: float = 0.0) -> np.ndarr
 class SceneGenerator:
     def __init__(self, seed: int = 0, size: tuple[int, int] = FRAME_SIZE, card_ids=None, use_scans: bool = True,
                  icon_art: float = 0.0, printing: tuple[float, float] | None = None, touching: bool = False,
-                 lens: float = 0.0):
+                 lens: float = 0.0, pixel_scale: int = 1, binned: bool = False):
         """`touching`: each seat's creatures are pushed together side by side, as on a crowded table, instead of
         lying a third of a card apart. `lens`: the scenes are seen through a lens bending so (`vision.lens`; < 0,
-        barrel, as a wide-angle lens)."""
+        barrel, as a wide-angle lens). `pixel_scale`: tables seen in pictures that many times `size` each way, as a
+        camera sensor read at full resolution instead of binned gives them: the cards' widths (`random_scene`'s
+        `width_range` stays in pixels of `size`), the blur, the sensor noise (read without binning's averaging) and the
+        table's texture all scale with it. `binned`: such a sensor read in its binned mode, each `pixel_scale` x
+        `pixel_scale` block of pixels averaged into one before the picture is compressed: the scenes come at `size`."""
         self.rng = np.random.default_rng(seed)
         self.touching = touching
         self.lens = lens
-        self.size = size
+        self.pixel_scale = pixel_scale
+        self.binning = pixel_scale if binned else 1
+        self.size = (size[0] * pixel_scale, size[1] * pixel_scale)
         # Its own generator, so the scenes drawn are the same whatever the share.
         self.faces = FaceBook(use_scans, icon_art, np.random.default_rng([seed, 1]), printing)
         self.card_ids = list(card_ids) if card_ids is not None else [c.id for c in all_cards()]
@@ -299,7 +312,13 @@ class SceneGenerator:
         return self.render(layout, conditions, deck=bool(self.rng.random() < 0.6))
 
     def _conditions(self, width_range, overrides: dict) -> Conditions:
-        conditions = Conditions.random(self.rng, width_range)
+        scale = self.pixel_scale
+        conditions = Conditions.random(self.rng, (width_range[0] * scale, width_range[1] * scale))
+        if scale != 1:
+            # A lens blurs the same share of the picture; binning would average scale x scale pixels' noise.
+            conditions.blur *= scale
+            conditions.noise *= scale
+            conditions.pixel_scale = scale
         for key, value in overrides.items():
             setattr(conditions, key, value)
         return conditions
@@ -419,13 +438,13 @@ class SceneGenerator:
             if laid:
                 kept_layout[seat] = [column for column, _ in laid]
 
-        frame = table_texture(conditions.table, self.size, rng)
+        frame = table_texture(conditions.table, self.size, rng, conditions.pixel_scale)
         if conditions.markers:
             _draw_markers(frame, homography, corner_x, corner_y)
         truths: list[CardTruth] = []
         for rect, info in placed:
             corners = project(homography, rect)
-            _composite(frame, self.faces.face(info["card_id"]), corners)
+            _composite(frame, self.faces.face(info["card_id"]), corners, conditions.pixel_scale)
             if info["card_id"] is not None:
                 card = card_by_id(info["card_id"])
                 truths.append(CardTruth(card.id, card.legion, card.parts, card.ability, corners,
@@ -441,7 +460,11 @@ class SceneGenerator:
             for truth in truths:
                 truth.corners = seen_through(truth.corners, self.lens, self.size)
             table_corners = seen_through(table_corners, self.lens, self.size)
-        frame = _sensor(frame, conditions, rng)
+        frame = _sensor(frame, conditions, rng, self.binning)
+        if self.binning != 1:
+            for truth in truths:
+                truth.corners = truth.corners / self.binning
+            table_corners = table_corners / self.binning
         return Scene(frame, truths, table_corners, kept_layout, discard_id, conditions)
 
 
@@ -452,7 +475,7 @@ def _turned(rects: list[np.ndarray], angle: float) -> list[np.ndarray]:
     return [(r - centre) @ np.array([[c, s], [-s, c]]) + centre for r in rects]
 
 
-def _composite(frame: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None:
+def _composite(frame: np.ndarray, face: np.ndarray, corners: np.ndarray, pixel_scale: int = 1) -> None:
     import cv2
 
     height, width = frame.shape[:2]
@@ -472,7 +495,7 @@ def _composite(frame: np.ndarray, face: np.ndarray, corners: np.ndarray) -> None
     alpha = warped[..., 3:4] / 255.0
     region = frame[y0:y1, x0:x1]
     # Cards sit slightly above the table: a faint contact shadow keeps their edges from vanishing on any cloth.
-    region *= 1 - 0.25 * np.clip(cv2.GaussianBlur(alpha, (0, 0), 2.0)[..., None] - alpha, 0, 1)
+    region *= 1 - 0.25 * np.clip(cv2.GaussianBlur(alpha, (0, 0), 2.0 * pixel_scale)[..., None] - alpha, 0, 1)
     region[:] = region * (1 - alpha) + warped[..., :3] * alpha
 
 
@@ -489,9 +512,10 @@ def _light(frame: np.ndarray, conditions: Conditions, rng: np.random.Generator, 
     if conditions.shadow:
         mask = np.zeros((height, width), np.float32)
         centre = (int(rng.integers(0, width)), int(rng.integers(0, height)))
-        cv2.ellipse(mask, centre, (int(rng.integers(150, 500)), int(rng.integers(80, 300))),
+        scale = conditions.pixel_scale
+        cv2.ellipse(mask, centre, (int(rng.integers(150, 500)) * scale, int(rng.integers(80, 300)) * scale),
                     float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
-        mask = cv2.GaussianBlur(mask, (0, 0), 40)
+        mask = cv2.GaussianBlur(mask, (0, 0), 40 * scale)
         frame *= (1 - 0.45 * mask)[..., None]
     if conditions.glare and truths:
         card = truths[int(rng.integers(0, len(truths)))]
@@ -554,12 +578,17 @@ def _draw_markers(frame: np.ndarray, homography: np.ndarray, half_x: float, half
         _composite(frame, image, project(homography, rect))
 
 
-def _sensor(frame: np.ndarray, conditions: Conditions, rng: np.random.Generator) -> np.ndarray:
+def _sensor(frame: np.ndarray, conditions: Conditions, rng: np.random.Generator, binning: int = 1) -> np.ndarray:
+    """The picture as the camera delivers it: blurred by its lens, with the sensor's noise, each `binning` x `binning`
+    block of pixels averaged into one (a binned sensor mode), then compressed."""
     import cv2
 
     if conditions.blur > 0:
         frame = cv2.GaussianBlur(frame, (0, 0), conditions.blur)
     frame = frame + rng.normal(0, conditions.noise, frame.shape).astype(np.float32)
+    if binning != 1:
+        height, width = frame.shape[:2]
+        frame = cv2.resize(frame, (width // binning, height // binning), interpolation=cv2.INTER_AREA)
     image = frame.clip(0, 255).astype(np.uint8)
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, conditions.jpeg_quality])
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image

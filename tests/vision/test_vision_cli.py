@@ -283,6 +283,40 @@ def test_bench_lays_cards_of_the_lengths_asked_for(monkeypatch, capsys):
     assert "0 < MIN <= MAX" in capsys.readouterr().err
 
 
+def test_bench_reads_pictures_at_full_resolution_or_binned(monkeypatch, capsys):
+    """`--frame-scale 2`: the tables in 3280x2464 pictures, as the Pi camera v2 gives them at full resolution, their
+    cards twice the lengths asked for; `--binned`: such tables as the sensor's binned mode gives them, at 1640x1232
+    (docs/vision.md, "Card size in the picture"). Nonsense is refused with a clear message."""
+    from vision.pipeline import Recogniser
+
+    laid = _laid_by(monkeypatch, "random_scene")
+    read = []
+    original_scan = Recogniser.scan
+
+    def recording(self, frame):
+        read.append(frame.shape[:2])
+        return original_scan(self, frame)
+
+    monkeypatch.setattr(Recogniser, "scan", recording)
+    status = main(["vision", "bench", "--scenes", "1", "--repeats", "1", "--frame-scale", "2", "--card-widths", "140",
+                   "170"])
+    out = capsys.readouterr().out
+    assert status == 0 and "pictures 3280x2464" in out and "binned" not in out
+    assert read == [(2464, 3280)]
+    lengths = [card.width_px for card in laid[0].cards]
+    assert lengths and min(lengths) >= 270 and max(lengths) <= 350
+    status = main(["vision", "bench", "--scenes", "1", "--repeats", "1", "--frame-scale", "2", "--binned",
+                   "--card-widths", "140", "170"])
+    assert status == 0 and "pictures 3280x2464 binned 2x2 to 1640x1232" in capsys.readouterr().out
+    assert read[1:] == [(1232, 1640)]
+    lengths = [card.width_px for card in laid[1].cards]
+    assert lengths and min(lengths) >= 135 and max(lengths) <= 175
+    assert main(["vision", "bench", "--scenes", "1", "--binned"]) == 2
+    assert "--frame-scale 2 or more" in capsys.readouterr().err
+    assert main(["vision", "bench", "--scenes", "1", "--frame-scale", "3"]) == 2
+    assert "whole number from 1 to 2" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("command", [["scan", "{path}", "--json"], ["bench", "--scenes", "1", "--repeats", "1"]])
 def test_thorough_reaches_the_recogniser_of_scan_and_bench(scene_file, monkeypatch, capsys, command):
     """`--thorough`: the recogniser also lays cards from straight edges (vision.pipeline.Recogniser); without it,

@@ -136,3 +136,42 @@ def test_a_printing_changes_the_faces_not_the_scene():
     assert [(t.card_id, t.seat, t.slot) for t in plain.cards] == [(t.card_id, t.seat, t.slot) for t in other.cards]
     assert all(np.allclose(a.corners, b.corners) for a, b in zip(plain.cards, other.cards, strict=True))
     assert not np.array_equal(plain.frame, other.frame)
+
+
+def test_a_finer_picture_shows_the_same_table():
+    """`pixel_scale` (`companion vision bench --frame-scale`): the same seed lays the same table, seen in a picture
+    twice as large each way (a sensor read at full resolution), its cards twice as long at twice the coordinates;
+    `binned` (`--binned`), with each 2x2 block of the sensor's pixels averaged into one, it looks like the picture at
+    the usual size."""
+    import cv2
+
+    usual = SceneGenerator(5, use_scans=False).random_scene()
+    finer = SceneGenerator(5, use_scans=False, pixel_scale=2).random_scene()
+    assert finer.frame.shape == (2 * usual.frame.shape[0], 2 * usual.frame.shape[1], 3)
+    assert [t.card_id for t in finer.cards] == [t.card_id for t in usual.cards] and usual.cards
+    for small, large in zip(usual.cards, finer.cards):
+        assert np.allclose(large.corners, 2 * small.corners, atol=1e-6)
+    assert finer.conditions.blur == 2 * usual.conditions.blur and finer.conditions.noise == 2 * usual.conditions.noise
+    binned = SceneGenerator(5, use_scans=False, pixel_scale=2, binned=True).random_scene()
+    assert binned.frame.shape == usual.frame.shape
+    assert all(np.allclose(a.corners, b.corners, atol=1e-6) for a, b in zip(binned.cards, usual.cards))
+    assert np.allclose(binned.table_corners, usual.table_corners, atol=1e-6)
+    # The same table and cards: close pixel for pixel (sensor noise and JPEG differ), unlike another scene's picture.
+    difference = cv2.absdiff(binned.frame, usual.frame).mean()
+    other = SceneGenerator(6, use_scans=False).random_scene()
+    assert difference < 10 < cv2.absdiff(other.frame, usual.frame).mean()
+
+
+def test_table_texture_drawn_finer_is_the_same_table():
+    """The table's grain, weave and checks scale with `pixel_scale`: the texture drawn twice as fine and averaged down
+    is the usual one, near enough (only the resampling of its smooth noise differs)."""
+    import cv2
+
+    from vision.synthetic import TABLES, table_texture
+
+    for kind in TABLES:
+        usual = table_texture(kind, (320, 240), np.random.default_rng(4))
+        finer = table_texture(kind, (640, 480), np.random.default_rng(4), pixel_scale=2)
+        averaged = cv2.resize(finer, (320, 240), interpolation=cv2.INTER_AREA)
+        correlation = np.corrcoef(averaged.ravel(), usual.ravel())[0, 1]
+        assert correlation > 0.99, kind  # drawn at pixel scale 1, the wood and felt correlate at 0.9
