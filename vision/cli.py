@@ -425,12 +425,15 @@ def _bench(args) -> int:
         print(f"error: --frame-scale needs a whole number from 1 to {MAX_FRAME_SCALE}", file=sys.stderr)
         return 2
     if args.binned and args.frame_scale == 1:
-        print("error: --binned reads pictures drawn larger (--frame-scale 2 or more) reduced back to 1640x1232",
-              file=sys.stderr)
+        print("error: --binned gives the pictures of a sensor with more pixels (--frame-scale 2 or more) in its "
+              "binned mode", file=sys.stderr)
         return 2
     if args.frame_scale > 1:
-        label += f", pictures {1640 * args.frame_scale}x{1232 * args.frame_scale}" + \
-            (f" binned {args.frame_scale}x{args.frame_scale} to 1640x1232" if args.binned else "")
+        from .synthetic import FRAME_SIZE
+
+        width, height = FRAME_SIZE
+        label += f", pictures {width * args.frame_scale}x{height * args.frame_scale}" + \
+            (f" binned {args.frame_scale}x{args.frame_scale} to {width}x{height}" if args.binned else "")
     if args.layout:
         label += ", table markers drawn and seats scored"
     scan_sets = [(True, args.seed, f"held-out scans, {args.scenes} scenes, seed {args.seed}, card widths "

@@ -314,11 +314,10 @@ class SceneGenerator:
     def _conditions(self, width_range, overrides: dict) -> Conditions:
         scale = self.pixel_scale
         conditions = Conditions.random(self.rng, (width_range[0] * scale, width_range[1] * scale))
-        if scale != 1:
-            # A lens blurs the same share of the picture; binning would average scale x scale pixels' noise.
-            conditions.blur *= scale
-            conditions.noise *= scale
-            conditions.pixel_scale = scale
+        # A lens blurs the same share of the picture; binning would average scale x scale pixels' noise.
+        conditions.blur *= scale
+        conditions.noise *= scale
+        conditions.pixel_scale = scale
         for key, value in overrides.items():
             setattr(conditions, key, value)
         return conditions
