@@ -72,10 +72,6 @@ class Conditions:
     table: str = "wood"
     jitter_deg: float = 4.0
     markers: bool = False
-    # Pixels per pixel of a FRAME_SIZE picture of the same table: 2 for a sensor read at its full resolution instead of
-    # 2x2 binned. The table's texture, shadows and contact shadows are drawn that much finer (blur, noise and the card
-    # width are given in this picture's own pixels).
-    pixel_scale: int = 1
 
     @classmethod
     def random(cls, rng: np.random.Generator, width_range=(140.0, 330.0)) -> "Conditions":
@@ -317,7 +313,6 @@ class SceneGenerator:
         # A lens blurs the same share of the picture; binning would average scale x scale pixels' noise.
         conditions.blur *= scale
         conditions.noise *= scale
-        conditions.pixel_scale = scale
         for key, value in overrides.items():
             setattr(conditions, key, value)
         return conditions
@@ -437,19 +432,19 @@ class SceneGenerator:
             if laid:
                 kept_layout[seat] = [column for column, _ in laid]
 
-        frame = table_texture(conditions.table, self.size, rng, conditions.pixel_scale)
+        frame = table_texture(conditions.table, self.size, rng, self.pixel_scale)
         if conditions.markers:
             _draw_markers(frame, homography, corner_x, corner_y)
         truths: list[CardTruth] = []
         for rect, info in placed:
             corners = project(homography, rect)
-            _composite(frame, self.faces.face(info["card_id"]), corners, conditions.pixel_scale)
+            _composite(frame, self.faces.face(info["card_id"]), corners, self.pixel_scale)
             if info["card_id"] is not None:
                 card = card_by_id(info["card_id"])
                 truths.append(CardTruth(card.id, card.legion, card.parts, card.ability, corners,
                                         info.get("seat"), info.get("creature"), info.get("slot")))
 
-        _light(frame, conditions, rng, truths)
+        _light(frame, conditions, rng, truths, self.pixel_scale)
         if conditions.hand and truths:
             _hand(frame, rng, truths)
         table_corners = project(homography, np.array([[-corner_x, corner_y], [corner_x, corner_y],
@@ -498,7 +493,10 @@ def _composite(frame: np.ndarray, face: np.ndarray, corners: np.ndarray, pixel_s
     region[:] = region * (1 - alpha) + warped[..., :3] * alpha
 
 
-def _light(frame: np.ndarray, conditions: Conditions, rng: np.random.Generator, truths: list[CardTruth]) -> None:
+def _light(frame: np.ndarray, conditions: Conditions, rng: np.random.Generator, truths: list[CardTruth],
+           pixel_scale: int = 1) -> None:
+    """The room's light over the frame: its gradient and colour, a shadow, glare on a card. `pixel_scale`: pixels per
+    pixel of a FRAME_SIZE picture of the same table (the shadow's size is given in those)."""
     import cv2
 
     height, width = frame.shape[:2]
@@ -511,10 +509,9 @@ def _light(frame: np.ndarray, conditions: Conditions, rng: np.random.Generator, 
     if conditions.shadow:
         mask = np.zeros((height, width), np.float32)
         centre = (int(rng.integers(0, width)), int(rng.integers(0, height)))
-        scale = conditions.pixel_scale
-        cv2.ellipse(mask, centre, (int(rng.integers(150, 500)) * scale, int(rng.integers(80, 300)) * scale),
-                    float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
-        mask = cv2.GaussianBlur(mask, (0, 0), 40 * scale)
+        axes = (int(rng.integers(150, 500)) * pixel_scale, int(rng.integers(80, 300)) * pixel_scale)
+        cv2.ellipse(mask, centre, axes, float(rng.uniform(0, 180)), 0, 360, 1.0, -1)
+        mask = cv2.GaussianBlur(mask, (0, 0), 40 * pixel_scale)
         frame *= (1 - 0.45 * mask)[..., None]
     if conditions.glare and truths:
         card = truths[int(rng.integers(0, len(truths)))]
