@@ -500,6 +500,24 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
     return find_outlines(frame).quads
 
 
+def reduced_for_detection(frame: np.ndarray) -> np.ndarray:
+    """The copy of the frame detection runs on, about WORK_LONG_SIDE wide. The thresholds were set on 1640x1232
+    frames, which a Pi camera makes by averaging 2x2 blocks of its sensor; a larger frame is first averaged so, block by
+    block, down to that size: halved by pyrDown's wider blur instead, a frame at the sensor's full resolution came out
+    softer, and light cards on a light table lost their outlines (stop 78)."""
+    import cv2
+
+    small = frame
+    while max(small.shape[:2]) >= 4 * WORK_LONG_SIDE:
+        small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
+    while max(small.shape[:2]) >= 2 * WORK_LONG_SIDE:
+        small = cv2.pyrDown(small)  # much faster than an area resize by a fractional factor
+    if max(small.shape[:2]) > WORK_LONG_SIDE:
+        factor = WORK_LONG_SIDE / max(small.shape[:2])
+        small = cv2.resize(small, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
+    return small
+
+
 def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None, snapped: bool = True) -> Outlines:
     """The quads that may be a card or a column of cards (4x2 float, full-frame pixels, clockwise from top-left),
     and the right-angled corners of larger outlines that are not quads and of the regions a patterned table does not
@@ -509,12 +527,7 @@ def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None, snappe
     import cv2
 
     height, width = frame.shape[:2]
-    small = frame
-    while max(small.shape[:2]) >= 2 * WORK_LONG_SIDE:
-        small = cv2.pyrDown(small)  # much faster than an area resize by a fractional factor
-    if max(small.shape[:2]) > WORK_LONG_SIDE:
-        factor = WORK_LONG_SIDE / max(small.shape[:2])
-        small = cv2.resize(small, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
+    small = reduced_for_detection(frame)
     scale = small.shape[1] / width
     patterned = _stretched(small)
     pattern = find_pattern(patterned)

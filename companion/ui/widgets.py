@@ -103,10 +103,13 @@ def wrap_text(text: str, font, max_width: int) -> list[str]:
 
 
 def frame_surface(frame) -> pygame.Surface:
-    """A BGR numpy image (a camera picture) as a pygame surface (copied: the worker thread owns the array)."""
+    """A BGR numpy image (a camera picture) as a pygame surface (copied: the worker thread owns the array). pygame
+    reads the BGR bytes as they lie: swapping the channels in numpy first took five times as long, 68 against 13.5 ms
+    for a 3280x2464 picture on a development machine (stop 78)."""
+    import numpy as np
+
     height, width = frame.shape[:2]
-    rgb = frame[:, :, ::-1].copy(order="C")
-    return pygame.image.frombuffer(rgb.tobytes(), (width, height), "RGB").copy()
+    return pygame.image.frombuffer(np.ascontiguousarray(frame), (width, height), "BGR").copy()
 
 
 class FramePicture:

@@ -63,6 +63,22 @@ def test_a_sure_card_is_outlined_in_its_legion_colour_and_an_unsure_one_marked()
     assert colour_count(surface, on_screen(scene, surface, 270, 150), pictures.legion_colour("red"), reach=3) == 0
 
 
+def test_a_camera_picture_becomes_a_surface_of_its_own_colours_and_its_own_pixels():
+    from companion.ui.widgets import frame_surface
+
+    frame = np.zeros((30, 40, 3), np.uint8)
+    frame[5, 7] = (255, 0, 0)  # OpenCV's blue
+    frame[6, 8] = (10, 20, 30)
+    surface = frame_surface(frame)
+    assert surface.get_size() == (40, 30)
+    assert tuple(surface.get_at((7, 5)))[:3] == (0, 0, 255) and tuple(surface.get_at((8, 6)))[:3] == (30, 20, 10)
+    frame[5, 7] = 0  # the camera's thread fills its array again: the surface keeps the picture it was made of
+    assert tuple(surface.get_at((7, 5)))[:3] == (0, 0, 255)
+    # A picture that is a view into a larger array (a crop, every other row) is drawn as it looks.
+    cropped = frame_surface(frame[::2, 8:])
+    assert cropped.get_size() == (32, 15) and tuple(cropped.get_at((0, 3)))[:3] == (30, 20, 10)
+
+
 def test_without_readings_the_picture_is_shown_bare():
     scene, surface = camera_view(None)
     assert colour_count(surface, on_screen(scene, surface, 270, 182), theme.WARNING) == 0

@@ -4,7 +4,7 @@ table nudged by a couple of pixels is."""
 import numpy as np
 import pytest
 
-from vision.still import MAX_STILL_SECONDS, StillFrames
+from vision.still import MAX_STILL_SECONDS, THUMBNAIL, StillFrames
 
 
 @pytest.fixture
@@ -48,6 +48,22 @@ def test_a_still_table_is_read_again_after_a_while_and_a_slow_drift_adds_up(tabl
     drifting = [still.unchanged(np.clip(table.astype(np.int16) + step, 0, 255).astype(np.uint8),
                                 MAX_STILL_SECONDS + step / 100) for step in range(1, 30)]
     assert drifting[0] and not all(drifting)
+
+
+@pytest.mark.parametrize("height, width", [(960, 1280), (2464, 3280), (1232, 1640)])
+def test_each_thumbnail_pixel_is_the_mean_of_its_block_of_the_frame(height, width):
+    """Sensor noise is no change because each compared pixel averages a block of the frame (the noise test above):
+    the thumbnail is made in steps, and must still average every pixel of its block."""
+    frame = np.random.default_rng(3).integers(0, 256, (height, width, 3), dtype=np.uint8)
+    thumbnail = StillFrames()._small(frame)
+    columns, rows = THUMBNAIL
+    if height % rows == 0 and width % columns == 0:
+        whole = frame.reshape(rows, height // rows, columns, width // columns, 3).mean(axis=(1, 3))
+        assert np.abs(thumbnail - whole).max() <= 2  # rounded at each step, at most a level each
+    # Blocks of a fractional size share their edges' pixels; all the same, noise averaged over a block stays within
+    # a few levels of its mean, and a few pixels of it alone would not.
+    spread = 73.9 / np.sqrt(height * width / (rows * columns))  # a uniform byte's deviation, averaged
+    assert np.abs(thumbnail - 127.5).max() < 5.5 * spread
 
 
 @pytest.mark.parametrize("bad", [None, [1, 2, 3], np.zeros((1, 1, 3), np.uint8), np.zeros((5, 5, 7), np.uint8)])
