@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .cards import CARD_ASPECT
-from .frames import border_values
+from .frames import block_means, border_values
 from .pattern import card_mask, find_pattern, without_pattern
 from .placements import Corner, inside_any, intersect, quad_centre, rolled, shortest_side
 
@@ -509,7 +509,7 @@ def reduced_for_detection(frame: np.ndarray) -> np.ndarray:
 
     small = frame
     while max(small.shape[:2]) >= 4 * WORK_LONG_SIDE:
-        small = cv2.resize(small, (small.shape[1] // 2, small.shape[0] // 2), interpolation=cv2.INTER_AREA)
+        small = block_means(small)
     while max(small.shape[:2]) >= 2 * WORK_LONG_SIDE:
         small = cv2.pyrDown(small)  # much faster than an area resize by a fractional factor
     if max(small.shape[:2]) > WORK_LONG_SIDE:

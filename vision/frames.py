@@ -55,6 +55,15 @@ def limit_size(frame: np.ndarray) -> tuple[np.ndarray, float]:
     return cv2.resize(frame, None, fx=factor, fy=factor, interpolation=cv2.INTER_AREA), factor
 
 
+def block_means(image: np.ndarray, factor: int = 2) -> np.ndarray:
+    """Each `factor` x `factor` block of pixels averaged into one, as a camera sensor's binned mode reads it (a whole
+    factor takes OpenCV's fast path: a third of the time of pyrDown, or of an area resize by a fractional factor)."""
+    import cv2
+
+    height, width = image.shape[:2]
+    return cv2.resize(image, (width // factor, height // factor), interpolation=cv2.INTER_AREA)
+
+
 def border_values(image: np.ndarray) -> np.ndarray:
     """The pixels of a band along the frame's edge, taken to be table."""
     height, width = image.shape[:2]

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cards import CARD_ASPECT, CARD_HEIGHT, CARD_WIDTH, CORNER_RADIUS, all_cards, card_by_id, load_scan
+from .frames import block_means
 from .layout import EMBLEM_BOX
 from .lens import seen_through, through_lens
 from .standin import card_back, standin_face
@@ -583,8 +584,7 @@ def _sensor(frame: np.ndarray, conditions: Conditions, rng: np.random.Generator,
         frame = cv2.GaussianBlur(frame, (0, 0), conditions.blur)
     frame = frame + rng.normal(0, conditions.noise, frame.shape).astype(np.float32)
     if binning != 1:
-        height, width = frame.shape[:2]
-        frame = cv2.resize(frame, (width // binning, height // binning), interpolation=cv2.INTER_AREA)
+        frame = block_means(frame, binning)
     image = frame.clip(0, 255).astype(np.uint8)
     ok, encoded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, conditions.jpeg_quality])
     return cv2.imdecode(encoded, cv2.IMREAD_COLOR) if ok else image
