@@ -33,3 +33,18 @@ def test_a_frame_of_the_usual_size_or_of_odd_sizes_is_reduced_to_the_working_siz
         reduced = reduced_for_detection(np.zeros((height, width, 3), np.uint8))
         assert max(reduced.shape[:2]) == min(WORK_LONG_SIDE, width)
         assert abs(reduced.shape[1] / reduced.shape[0] - width / height) < 0.01
+
+
+def test_a_light_card_on_light_checked_cloth_is_found_at_full_resolution(recogniser, needs_scans):
+    """The bench's first full-resolution scene at the wiring guide's card size (`companion vision bench --card-widths
+    140 170 --frame-scale 2`): a light card (card 60, a white cloud along its foot) on light checked cloth, which its
+    binned picture shows whole. Through pyrDown twice the detection copy lost its outline (stop 78)."""
+    from vision.bench import bench_cards, match
+    from vision.synthetic import SceneGenerator
+
+    scene = SceneGenerator(2024, card_ids=[c.id for c in bench_cards(heldout=True)], use_scans=True,
+                           pixel_scale=2).random_scene(width_range=(140.0, 170.0))
+    light_card = next(t for t in scene.cards if t.card_id == 60)
+    assert scene.conditions.table == "cloth" and not light_card.occluded
+    found = {id(truth) for _, truth in match(recogniser.scan(scene.frame).cards, scene.cards) if truth is not None}
+    assert id(light_card) in found
