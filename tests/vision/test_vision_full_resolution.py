@@ -39,11 +39,9 @@ def test_a_light_card_on_light_checked_cloth_is_found_at_full_resolution(recogni
     """The bench's first full-resolution scene at the wiring guide's card size (`companion vision bench --card-widths
     140 170 --frame-scale 2`): a light card (card 60, a white cloud along its foot) on light checked cloth, which its
     binned picture shows whole. Through pyrDown twice the detection copy lost its outline (stop 78)."""
-    from vision.bench import bench_cards, match
-    from vision.synthetic import SceneGenerator
+    from vision.bench import match, scene_generator
 
-    scene = SceneGenerator(2024, card_ids=[c.id for c in bench_cards(heldout=True)], use_scans=True,
-                           pixel_scale=2).random_scene(width_range=(140.0, 170.0))
+    scene = scene_generator(2024, heldout=True, pixel_scale=2).random_scene(width_range=(140.0, 170.0))
     light_card = next(t for t in scene.cards if t.card_id == 60)
     assert scene.conditions.table == "cloth" and not light_card.occluded
     found = {id(truth) for _, truth in match(recogniser.scan(scene.frame).cards, scene.cards) if truth is not None}
