@@ -493,8 +493,9 @@ def test_a_crowded_table_gives_column_neighbours_past_eight_places(recogniser, n
     pytest.param(279049937131039666963769230013963321347, TRAINING_500, 1, 3562886603, 54, id="training-500-37"),
     # Training scene 147 of seed 601: card 1, its place 0.47 of such colours.
     pytest.param(236318592439211550300679405575159163773, TRAINING_601, 0, 3219990091, 1, id="training-601-147"),
-    # Training scene 108 of seed 602: card 78.
-    pytest.param(262010821446767969332507909327192561605, TRAINING_602, 0, 1566895140, 78, id="training-602-108"),
+    # Training scene 38 of seed 603: card 30. (Until stop 79, scene 108 of seed 602, card 78: with OpenCV 5.1 and the
+    # badge layout learned with it, found at 0.5 too; a search of seeds 602 and 603, 150 scenes each, found this one.)
+    pytest.param(221214287586980647965288474448355261798, TRAINING_603, 1, 4167753207, 30, id="training-603-38"),
 ])
 def test_a_creature_beside_a_column_of_colours_like_the_tables_is_found(recogniser, needs_scans, bench_scene_at,
                                                                         monkeypatch, state, increment, has_uint32,
@@ -598,22 +599,24 @@ def test_a_column_read_from_an_outline_with_a_corner_pulled_in_is_read_again_wit
     assert len(_found_right(recogniser, scene)) <= 3
 
 
-@pytest.mark.parametrize("seed, state, has_uint32, uinteger, found_without", [
-    (603, 114150734581413540718265465983048154063, 1, 3988151841, 10),
-    (601, 185731863837522465917904127019994591784, 0, 3506797852, 10)])
+@pytest.mark.parametrize("seed, state, has_uint32, uinteger, visible_count, found_without", [
+    (603, 114150734581413540718265465983048154063, 1, 3988151841, 13, 10),
+    (601, 1115595300291800964227491831606631278, 1, 63381787, 10, 6)])
 def test_cards_across_a_table_seen_aslant_are_searched_for_at_their_own_size(recogniser, needs_scans, bench_scene_at,
                                                                              monkeypatch, seed, state, has_uint32,
-                                                                             uinteger, found_without):
-    """Crowded training scenes 139 of seed 603 and 108 of seed 601 (the camera 15-20 degrees aslant): each card's size
+                                                                             uinteger, visible_count, found_without):
+    """Crowded training scenes 139 of seed 603 and 140 of seed 601 (the camera 15-22 degrees aslant): each card's size
     is asked of the table's tilt fitted to the cards found (`vision/table_plane.py`), not of the nearest card, which
     lies at another depth or is turned the other way, and every visible card is found and read right; sized as the
-    nearest card (MIN_PLANE_CARDS out of reach), three of them are missed."""
+    nearest card (MIN_PLANE_CARDS out of reach), three or four of them are missed. (Until stop 79 the second scene was
+    108 of seed 601: drawn by OpenCV 5.1, 129 of its pixels differ by a level or two, the outline of a far card reads
+    0.19 instead of 0.53, and eight of its thirteen cards are missed by either version's reader.)"""
     import vision.table_plane
 
     scene = bench_scene_at(False, state, {603: TRAINING_603, 601: TRAINING_601}[seed], has_uint32, uinteger,
                            touching=True)
     visible = {truth.card_id for truth in scene.cards if not truth.occluded}
-    assert len(visible) == 13
+    assert len(visible) == visible_count
     assert _found_right(recogniser, scene) == visible
     _without_the_corners_read_again(monkeypatch)  # stop 74's, which size some of them by their corners
     assert _found_right(recogniser, scene) == visible
