@@ -741,12 +741,25 @@ class Recogniser:
         if taken:
             judge_misshapen()
         lap("columns")
+        # Outlines passed over for want of a card to size a card by (none found yet), searched again once the corners
+        # have found some: in a frame where no column read whole, a near-identical frame lost 8 of its 13 cards to
+        # that (stop 80).
+        unsized_low: list[np.ndarray] = []
+        unsized_unexplained: list[np.ndarray] = []
+
         # A column cut short by a hand or an arm does not read as whole cards, but its free end does (if the
         # outline is as wide as a card here: most such outlines are fragments of art).
-        for quad in low:
+        def search_short_columns(quads: list[np.ndarray]) -> None:
+            for quad in quads:
+                search_short_column(quad)
+
+        def search_short_column(quad: np.ndarray) -> None:
             size = sizes.at(quad_centre(quad), taken)
-            if size is None or inside_any(quad_centre(quad), taken):
-                continue
+            if size is None:
+                unsized_low.append(quad)
+                return
+            if inside_any(quad_centre(quad), taken):
+                return
             # An outline with one corner pulled off (grain or a neighbour welded on) reads as nothing; with that
             # corner put back where the other three say, it may be a column of the nearby cards' width.
             completed = self._completed_column(image, full_gray(), quad, size)
@@ -756,13 +769,15 @@ class Recogniser:
                         points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
                         if accept(points, card_probabilities):
                             partial.append(taken[-1])
-                continue
+                return
             if not partial_column(quad, size[0]):
-                continue
+                return
             for points, card_probabilities in self._lone_cards(image, anchored_cards(quad, long_axis_only=True),
                                                                taken)[:1]:
                 if accept(points, card_probabilities):
                     partial.append(taken[-1])
+
+        search_short_columns(low)
         lap("short columns")
 
         def take_over_outline(quad: np.ndarray, points: np.ndarray, card_probabilities: dict) -> None:
@@ -778,18 +793,24 @@ class Recogniser:
         # An outline smaller than a card that reads as no card may be the part of one that stands out from the
         # table: the rest can be lost in a table of its own colour (dark art on a dark cloth, a white border on a
         # pale one). Cards are laid over it from its squarest corners.
-        for quad in unexplained:
-            size = sizes.at(quad_centre(quad), taken)
-            if size is None or inside_any(quad_centre(quad), taken):
-                continue
-            # First cards of the size a card has there (`CardSizes`); where none is found, cards sized by the outline's
-            # own sides (perspective can make a card far from the nearest one a fifth larger or smaller).
-            found = self._card_over_outline(image, full_gray(), quad, [size], PART_OF_CARD_AREA[0], taken)
-            if found is None:
-                found = self._card_over_outline(image, full_gray(), quad, outline_side_sizes(quad, size),
-                                                SIDE_SIZED_OUTLINE_AREA, taken)
-            if found is not None:
-                take_over_outline(quad, *found)
+        def search_over_outlines(quads: list[np.ndarray]) -> None:
+            for quad in quads:
+                size = sizes.at(quad_centre(quad), taken)
+                if size is None:
+                    unsized_unexplained.append(quad)
+                    continue
+                if inside_any(quad_centre(quad), taken):
+                    continue
+                # First cards of the size a card has there (`CardSizes`); where none is found, cards sized by the
+                # outline's own sides (perspective can make a card far from the nearest one a fifth larger or smaller).
+                found = self._card_over_outline(image, full_gray(), quad, [size], PART_OF_CARD_AREA[0], taken)
+                if found is None:
+                    found = self._card_over_outline(image, full_gray(), quad, outline_side_sizes(quad, size),
+                                                    SIDE_SIZED_OUTLINE_AREA, taken)
+                if found is not None:
+                    take_over_outline(quad, *found)
+
+        search_over_outlines(unexplained)
         lap("cards over outlines")
         # Outlines that were more than a column (quads, or shapes that are not even that, like a column with an arm
         # across it): a card of the frame's card size may lie in one of their corners.
@@ -856,6 +877,9 @@ class Recogniser:
         most_of_a_card, *shorter_shares = CORNER_SIDE_SHARES
         search_corners(most_of_a_card, ("quad", "outline", "off table"), partial)
         judge_misshapen()
+        if taken:  # (with a card found, neither search passes an outline over again)
+            search_short_columns(unsized_low)
+            search_over_outlines(unsized_unexplained)
         lap("corners")
         # Around the outlines that explained nothing, a card's edges can still be straight lines where its outline
         # was lost (a pale card on a pale cloth) or ran into an arm or the next column: cards of the size a card has

@@ -601,19 +601,19 @@ def test_a_column_read_from_an_outline_with_a_corner_pulled_in_is_read_again_wit
 
 @pytest.mark.parametrize("seed, state, has_uint32, uinteger, visible_count, found_without", [
     (603, 114150734581413540718265465983048154063, 1, 3988151841, 13, 10),
-    (601, 1115595300291800964227491831606631278, 1, 63381787, 10, 6)])
+    (500, 269526853580302623874833374920296970773, 1, 1904404111, 17, 11)])
 def test_cards_across_a_table_seen_aslant_are_searched_for_at_their_own_size(recogniser, needs_scans, bench_scene_at,
                                                                              monkeypatch, seed, state, has_uint32,
                                                                              uinteger, visible_count, found_without):
-    """Crowded training scenes 139 of seed 603 and 140 of seed 601 (the camera 15-22 degrees aslant): each card's size
+    """Crowded training scenes 139 of seed 603 and 64 of seed 500 (the camera 15-24 degrees aslant): each card's size
     is asked of the table's tilt fitted to the cards found (`vision/table_plane.py`), not of the nearest card, which
     lies at another depth or is turned the other way, and every visible card is found and read right; sized as the
-    nearest card (MIN_PLANE_CARDS out of reach), three or four of them are missed. (Until stop 79 the second scene was
-    108 of seed 601: drawn by OpenCV 5.1, 129 of its pixels differ by a level or two, the outline of a far card reads
-    0.19 instead of 0.53, and eight of its thirteen cards are missed by either version's reader.)"""
+    nearest card (MIN_PLANE_CARDS out of reach), three to six of them are missed. (The second scene was 108 of seed 601
+    until stop 79, whose OpenCV 5.1 draws it so that no column reads whole: see the next test; then 140 of seed 601
+    until stop 80, after which its four are found without the tilt too.)"""
     import vision.table_plane
 
-    scene = bench_scene_at(False, state, {603: TRAINING_603, 601: TRAINING_601}[seed], has_uint32, uinteger,
+    scene = bench_scene_at(False, state, {603: TRAINING_603, 500: TRAINING_500}[seed], has_uint32, uinteger,
                            touching=True)
     visible = {truth.card_id for truth in scene.cards if not truth.occluded}
     assert len(visible) == visible_count
@@ -622,6 +622,22 @@ def test_cards_across_a_table_seen_aslant_are_searched_for_at_their_own_size(rec
     assert _found_right(recogniser, scene) == visible
     monkeypatch.setattr(vision.table_plane, "MIN_PLANE_CARDS", 10 ** 6)
     assert len(_found_right(recogniser, scene)) <= found_without
+
+
+def test_outlines_passed_over_before_any_card_was_found_are_searched_once_the_corners_find_one(
+        recogniser, needs_scans, bench_scene_at):
+    """Crowded training scene 108 of seed 601 as OpenCV 5.1 draws it (the camera aslant, three seats' creatures
+    pushed together): the outline of a far card reads 0.19, and no outline reads whole as a column. The short columns'
+    and the small outlines' searches lay cards of the size of the cards found, of which there was none, and passed over
+    every outline; the corners then found two cards, and the five cards of a block on the right, found from those
+    outlines in OpenCV 5.0's all but identical picture, were never looked for again: 5 of 13 cards were found. Searched
+    again once the corners have found cards (stop 80), all but one are found and read right, the block's five too."""
+    scene = bench_scene_at(False, 185731863837522465917904127019994591784, TRAINING_601, 0, 3506797852, touching=True)
+    visible = {truth.card_id for truth in scene.cards if not truth.occluded}
+    assert len(visible) == 13
+    found = _found_right(recogniser, scene)
+    assert {103, 71, 31, 78, 30} <= found
+    assert len(found) >= 12
 
 
 @pytest.mark.parametrize("state, increment, has_uint32, uinteger, turned", [
