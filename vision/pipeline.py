@@ -747,35 +747,40 @@ class Recogniser:
         unsized_low: list[np.ndarray] = []
         unsized_unexplained: list[np.ndarray] = []
 
+        def size_to_search(quad: np.ndarray, passed_over: list[np.ndarray]) -> tuple[float, float] | None:
+            """The size a card has at the outline, or None where it is not searched: inside a card found already, or
+            with no card found yet to size one by (then kept in `passed_over`)."""
+            size = sizes.at(quad_centre(quad), taken)
+            if size is None:
+                passed_over.append(quad)
+            elif inside_any(quad_centre(quad), taken):
+                return None
+            return size
+
         # A column cut short by a hand or an arm does not read as whole cards, but its free end does (if the
         # outline is as wide as a card here: most such outlines are fragments of art).
         def search_short_columns(quads: list[np.ndarray]) -> None:
             for quad in quads:
-                search_short_column(quad)
-
-        def search_short_column(quad: np.ndarray) -> None:
-            size = sizes.at(quad_centre(quad), taken)
-            if size is None:
-                unsized_low.append(quad)
-                return
-            if inside_any(quad_centre(quad), taken):
-                return
-            # An outline with one corner pulled off (grain or a neighbour welded on) reads as nothing; with that
-            # corner put back where the other three say, it may be a column of the nearby cards' width.
-            completed = self._completed_column(image, full_gray(), quad, size)
-            if completed is not None:
-                for points, card_probabilities in completed:
-                    if not inside_any(quad_centre(points), taken):
-                        points, card_probabilities = self._snap_card(image, full_gray, points, card_probabilities)
-                        if accept(points, card_probabilities):
-                            partial.append(taken[-1])
-                return
-            if not partial_column(quad, size[0]):
-                return
-            for points, card_probabilities in self._lone_cards(image, anchored_cards(quad, long_axis_only=True),
-                                                               taken)[:1]:
-                if accept(points, card_probabilities):
-                    partial.append(taken[-1])
+                size = size_to_search(quad, unsized_low)
+                if size is None:
+                    continue
+                # An outline with one corner pulled off (grain or a neighbour welded on) reads as nothing; with that
+                # corner put back where the other three say, it may be a column of the nearby cards' width.
+                completed = self._completed_column(image, full_gray(), quad, size)
+                if completed is not None:
+                    for points, card_probabilities in completed:
+                        if not inside_any(quad_centre(points), taken):
+                            points, card_probabilities = self._snap_card(image, full_gray, points,
+                                                                         card_probabilities)
+                            if accept(points, card_probabilities):
+                                partial.append(taken[-1])
+                    continue
+                if not partial_column(quad, size[0]):
+                    continue
+                for points, card_probabilities in self._lone_cards(image, anchored_cards(quad, long_axis_only=True),
+                                                                   taken)[:1]:
+                    if accept(points, card_probabilities):
+                        partial.append(taken[-1])
 
         search_short_columns(low)
         lap("short columns")
@@ -795,11 +800,8 @@ class Recogniser:
         # pale one). Cards are laid over it from its squarest corners.
         def search_over_outlines(quads: list[np.ndarray]) -> None:
             for quad in quads:
-                size = sizes.at(quad_centre(quad), taken)
+                size = size_to_search(quad, unsized_unexplained)
                 if size is None:
-                    unsized_unexplained.append(quad)
-                    continue
-                if inside_any(quad_centre(quad), taken):
                     continue
                 # First cards of the size a card has there (`CardSizes`); where none is found, cards sized by the
                 # outline's own sides (perspective can make a card far from the nearest one a fifth larger or smaller).
