@@ -741,27 +741,22 @@ class Recogniser:
         if taken:
             judge_misshapen()
         lap("columns")
-        # Outlines passed over for want of a card to size a card by (none found yet), searched again once the corners
-        # have found some: in a frame where no column read whole, a near-identical frame lost 8 of its 13 cards to
-        # that (stop 80).
-        unsized_low: list[np.ndarray] = []
-        unsized_unexplained: list[np.ndarray] = []
+        # With no card found yet to size a card by (no column read whole), the next two searches pass over every
+        # outline, and search them again once the corners have found some: a near-identical frame lost 8 of its 13
+        # cards for want of that (stop 80).
+        unsized = not taken
 
-        def size_to_search(quad: np.ndarray, passed_over: list[np.ndarray]) -> tuple[float, float] | None:
-            """The size a card has at the outline, or None where it is not searched: inside a card found already, or
-            with no card found yet to size one by (then kept in `passed_over`)."""
+        def size_to_search(quad: np.ndarray) -> tuple[float, float] | None:
+            """The size a card has at the outline, or None where it is not searched: with no card found yet to size
+            one by, or inside a card found already."""
             size = sizes.at(quad_centre(quad), taken)
-            if size is None:
-                passed_over.append(quad)
-            elif inside_any(quad_centre(quad), taken):
-                return None
-            return size
+            return None if size is None or inside_any(quad_centre(quad), taken) else size
 
         # A column cut short by a hand or an arm does not read as whole cards, but its free end does (if the
         # outline is as wide as a card here: most such outlines are fragments of art).
-        def search_short_columns(quads: list[np.ndarray]) -> None:
-            for quad in quads:
-                size = size_to_search(quad, unsized_low)
+        def search_short_columns() -> None:
+            for quad in low:
+                size = size_to_search(quad)
                 if size is None:
                     continue
                 # An outline with one corner pulled off (grain or a neighbour welded on) reads as nothing; with that
@@ -782,7 +777,7 @@ class Recogniser:
                     if accept(points, card_probabilities):
                         partial.append(taken[-1])
 
-        search_short_columns(low)
+        search_short_columns()
         lap("short columns")
 
         def take_over_outline(quad: np.ndarray, points: np.ndarray, card_probabilities: dict) -> None:
@@ -798,9 +793,9 @@ class Recogniser:
         # An outline smaller than a card that reads as no card may be the part of one that stands out from the
         # table: the rest can be lost in a table of its own colour (dark art on a dark cloth, a white border on a
         # pale one). Cards are laid over it from its squarest corners.
-        def search_over_outlines(quads: list[np.ndarray]) -> None:
-            for quad in quads:
-                size = size_to_search(quad, unsized_unexplained)
+        def search_over_outlines() -> None:
+            for quad in unexplained:
+                size = size_to_search(quad)
                 if size is None:
                     continue
                 # First cards of the size a card has there (`CardSizes`); where none is found, cards sized by the
@@ -812,7 +807,7 @@ class Recogniser:
                 if found is not None:
                     take_over_outline(quad, *found)
 
-        search_over_outlines(unexplained)
+        search_over_outlines()
         lap("cards over outlines")
         # Outlines that were more than a column (quads, or shapes that are not even that, like a column with an arm
         # across it): a card of the frame's card size may lie in one of their corners.
@@ -879,9 +874,9 @@ class Recogniser:
         most_of_a_card, *shorter_shares = CORNER_SIDE_SHARES
         search_corners(most_of_a_card, ("quad", "outline", "off table"), partial)
         judge_misshapen()
-        if taken:  # (with a card found, neither search passes an outline over again)
-            search_short_columns(unsized_low)
-            search_over_outlines(unsized_unexplained)
+        if unsized and taken:
+            search_short_columns()
+            search_over_outlines()
         lap("corners")
         # Around the outlines that explained nothing, a card's edges can still be straight lines where its outline
         # was lost (a pale card on a pale cloth) or ran into an arm or the next column: cards of the size a card has
