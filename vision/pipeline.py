@@ -17,11 +17,12 @@ from .early_look import FLOOR, EarlyLook
 from .features import icon_print_share
 from .lens import straightening
 from .placements import (CORNER_SIDE_SHARES, LONGEST_COLUMN, anchored_cards, card_shaped, card_with_ends_of,
-                         cards_at_corner, cards_at_edge_corner, cards_on_sides, cards_over_outline, cards_resized,
-                         cards_shifted, column_cards, column_of_width, completed_variants, deep_inside_any, grid_cards,
-                         icon_centre, in_frame, inside_any, mean_sides, near_any, neighbours, opposite_side_ratio,
-                         outline_side_sizes, overlaps_any, partial_column, quad_area, quad_centre, quad_corners, rolled,
-                         shortest_side, side_sized_cards, slid_beside, split_hypotheses, turned_neighbours)
+                         cards_at_corner, cards_at_edge_corner, cards_between_corners, cards_on_sides,
+                         cards_over_outline, cards_resized, cards_shifted, column_cards, column_of_width,
+                         completed_variants, deep_inside_any, grid_cards, icon_centre, in_frame, inside_any, mean_sides,
+                         near_any, neighbours, opposite_side_ratio, outline_side_sizes, overlaps_any, partial_column,
+                         quad_area, quad_centre, quad_corners, rolled, shortest_side, side_sized_cards, slid_beside,
+                         split_hypotheses, turned_neighbours)
 from .segments import segment_corners
 from .stabiliser import MIN_CONFIDENCE
 from .table_plane import CardSizes
@@ -1033,6 +1034,21 @@ class Recogniser:
                                             SIDE_SIZED_OUTLINE_AREA, taken)
             if found is not None:
                 take_over_outline(quad, *found)
+        if not taken:
+            # Nor from the corners of outlines that are no quad (a quad's were read with it), each side too short to
+            # size a card by: two corners facing each other along a side (or three) may be one card's, whatever its
+            # size. Those reading as half a card are snapped onto the edges nearby and read again, as in phase 6.
+            facing = cards_between_corners([corner for kind, corner in corner_list if kind != "quad"], widths)
+            almost: list[np.ndarray] = []
+            found = next(iter(self._lone_cards(image, [card for card in facing if in_frame(card, image.shape)
+                                                       and not featureless(card)], taken, SIDE_SIZED_CARD, almost)),
+                         None)
+            if found is None and almost:
+                moved = [snapped for snapped, card in zip(_snapped_places(full_gray(), almost), almost)
+                         if not np.array_equal(snapped, card) and card_shaped(snapped)]
+                found = next(iter(self._lone_cards(image, moved, taken, SIDE_SIZED_CARD)), None)
+            if found is not None:
+                accept(*found)
         lap("first card")
         # Last, a card split off a column's outline wider than itself may reach onto the table at an end.
         for i, points in enumerate(taken):

@@ -37,6 +37,15 @@ MAX_VARIANTS = 3  # completed outlines tried per doubtful outline
 # every card's joint, so a corner's side can stop at half a card (stop 53; docs/vision-history.md).
 CORNER_SIDE_SHARES = (0.8, 0.5)
 _MAX_CORNER_COSINE = float(np.sin(np.radians(MAX_CORNER_SKEW)))
+# Two outline corners each with a side pointing at the other within this many degrees may be two corners of one card,
+# the side between them its own (`cards_between_corners`). Stop 81: a lone card's corners facing each other across a
+# side whose outline a glow of the table's light had cut were 0-13 degrees off; a side a card's length long, 15 degrees
+# off, passes 0.26 of a card from the other corner.
+FACING_DEGREES = 15.0
+_FACING_COSINE = float(np.cos(np.radians(FACING_DEGREES)))
+# ... of which only so many, those facing each other most squarely: an arm's outline has dozens of corners, and in a
+# frame where a hand hid the only card on the table, all the pairs of them laid 1,304 cards.
+FACING_PAIRS = 8
 
 
 def rolled(quad: np.ndarray, shift: int) -> np.ndarray:
@@ -297,6 +306,74 @@ def _cards_from_corner(corner: Corner, size: tuple[float, float], fits, laid=Non
                                corner.point + b * v])
             cards += [rolled(points, -roll) for roll in rolls]
     return cards
+
+
+def _facing_sides(corners: list[Corner], widths: tuple[float, float]) -> list[tuple[int, int, int, int]]:
+    """The pairs of corners (i < j) that face each other along one side, a card's width or depth apart within
+    `widths` (the least and most a card may measure in the frame), each with the side (0 or 1 of `along`) of each
+    that points at the other; those facing each other most squarely (the worse of the two sides) first."""
+    low, high = widths[0] * CARD_DEPTH, widths[1]
+    pairs = []  # (the worse side's cosine, i, j, side of i, side of j)
+    for i, first in enumerate(corners):
+        for j in range(i + 1, len(corners)):
+            between = corners[j].point - first.point
+            length = float(np.linalg.norm(between))
+            if not low <= length <= high:
+                continue
+            towards = between / length
+            side_i = int(np.argmax([float(along @ towards) for along in first.along]))
+            side_j = int(np.argmax([float(-(along @ towards)) for along in corners[j].along]))
+            squareness = min(float(first.along[side_i] @ towards), float(-(corners[j].along[side_j] @ towards)))
+            if squareness >= _FACING_COSINE:
+                pairs.append((squareness, i, j, side_i, side_j))
+    return [pair[1:] for pair in sorted(pairs, key=lambda pair: -pair[0])]
+
+
+def _clockwise(points: np.ndarray) -> np.ndarray:
+    """The four points in clockwise order in the frame (y down) from the first: a card's own corners run so."""
+    x, y = points[:, 0], points[:, 1]
+    if float(x @ rolled(y, -1) - y @ rolled(x, -1)) < 0:
+        return points[[0, 3, 2, 1]]
+    return points
+
+
+def cards_between_corners(corners: list[Corner], widths: tuple[float, float],
+                          most: int = FACING_PAIRS) -> list[np.ndarray]:
+    """The cards that outline corners facing each other along a side (`_facing_sides`) may be two or three corners of,
+    where no card is found to size a card laid from one corner by, and no corner's sides run along most of a card (a
+    lone card's outline cut along its sides, by a glow of the table's light behind it, say). Three corners first,
+    where two such pairs share a corner and meet about square: the card they make, perspective and all. Then each pair
+    alone: the side between them a card's width or its depth, the card's other sides along the corners' other sides
+    (their mean direction), in the printed card's proportions. From the `most` pairs facing each other most squarely;
+    each card either way up, those card-shaped."""
+    pairs = _facing_sides(corners, widths)[:most]
+    cards = []
+    for a, pair in enumerate(pairs):
+        for other in pairs[a + 1:]:
+            shared = set(pair[:2]) & set(other[:2])
+            if len(shared) != 1:
+                continue
+            middle = shared.pop()
+            first, last = (each for each in pair[:2] + other[:2] if each != middle)
+            p, q, r = corners[first].point, corners[middle].point, corners[last].point
+            if abs(float((q - p) @ (r - q))) > _MAX_CORNER_COSINE * np.linalg.norm(q - p) * np.linalg.norm(r - q):
+                continue
+            cards.append(np.array([p, q, r, p + r - q]))
+    for i, j, side_i, side_j in pairs:
+        p, q = corners[i].point, corners[j].point
+        out = corners[i].along[1 - side_i] + corners[j].along[1 - side_j]
+        if float(np.linalg.norm(out)) < 2 * _FACING_COSINE:
+            continue  # their other sides are no one card's
+        out /= np.linalg.norm(out)
+        length = float(np.linalg.norm(q - p))
+        cards += [np.array([p, q, q + depth * out, p + depth * out]) for depth in (length * CARD_DEPTH,
+                                                                                  length * CARD_ASPECT)]
+    return [turned for card in cards for turned in _from_each_corner(_clockwise(card)) if card_shaped(turned)]
+
+
+def _from_each_corner(card: np.ndarray) -> list[np.ndarray]:
+    """The four corners as a card's own, starting from each of them: either way round and either way up."""
+    return [rolled(card, -roll) for roll in range(4)]
 
 
 def cards_at_corner(corner: Corner, size: tuple[float, float],
