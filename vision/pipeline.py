@@ -858,9 +858,7 @@ class Recogniser:
                     almost: list[np.ndarray] | None = None if by_side else []
                     found = next(iter(self._lone_cards(image, cards, taken, bar, almost)), None)
                     if found is None and almost:
-                        moved = [snapped for snapped, card in zip(_snapped_places(full_gray(), almost), almost)
-                                 if not np.array_equal(snapped, card)]  # one that did not move reads as it did
-                        found = next(iter(self._lone_cards(image, moved, taken, bar)), None)
+                        found = self._surest_snapped(image, full_gray(), almost, taken, bar)
                     surer = None if found is None or by_side else found[1]["card"][0] + SIDE_SIZE_GAIN
                     if surer is not None and surer < 1.0:
                         # Sized as the nearest card found, a card can read well though too small or too large (a
@@ -1044,9 +1042,7 @@ class Recogniser:
                                                        and not featureless(card)], taken, SIDE_SIZED_CARD, almost)),
                          None)
             if found is None and almost:
-                moved = [snapped for snapped, card in zip(_snapped_places(full_gray(), almost), almost)
-                         if not np.array_equal(snapped, card) and card_shaped(snapped)]
-                found = next(iter(self._lone_cards(image, moved, taken, SIDE_SIZED_CARD)), None)
+                found = self._surest_snapped(image, full_gray(), almost, taken, SIDE_SIZED_CARD, card_shaped)
             if found is not None:
                 accept(*found)
         lap("first card")
@@ -1297,6 +1293,16 @@ class Recogniser:
         if almost is not None:
             almost += [card for card, probabilities in found if ALMOST_CARD <= probabilities["card"][0] < bar]
         return sorted([item for item in found if item[1]["card"][0] >= bar], key=lambda item: -item[1]["card"][0])
+
+    def _surest_snapped(self, image: np.ndarray, gray: np.ndarray, almost: list[np.ndarray], taken: list[np.ndarray],
+                        bar: float, keep=None):
+        """The places that read as half a card (`_lone_cards`' `almost`: a corner a few pixels off lays a card with its
+        badge cut off) snapped onto the edges nearby in the grey frame, those that moved (one that did not reads as it
+        did) and that `keep` keeps (all, unless given), read again as lone cards: the surest reading at least `bar`,
+        with its probabilities, or None."""
+        moved = [snapped for snapped, card in zip(_snapped_places(gray, almost), almost)
+                 if not np.array_equal(snapped, card) and (keep is None or keep(snapped))]
+        return next(iter(self._lone_cards(image, moved, taken, bar)), None)
 
     def _block_cells(self, image: np.ndarray, card: np.ndarray, taken: list[np.ndarray]) -> list:
         """Where a place read doubtfully as one card is a block of two by two or three by three cards (creatures

@@ -368,12 +368,9 @@ def cards_between_corners(corners: list[Corner], widths: tuple[float, float],
         length = float(np.linalg.norm(q - p))
         cards += [np.array([p, q, q + depth * out, p + depth * out]) for depth in (length * CARD_DEPTH,
                                                                                   length * CARD_ASPECT)]
-    return [turned for card in cards for turned in _from_each_corner(_clockwise(card)) if card_shaped(turned)]
-
-
-def _from_each_corner(card: np.ndarray) -> list[np.ndarray]:
-    """The four corners as a card's own, starting from each of them: either way round and either way up."""
-    return [rolled(card, -roll) for roll in range(4)]
+    # Each from every corner: either way round and either way up.
+    return [turned for card in cards for turned in (rolled(_clockwise(card), -roll) for roll in range(4))
+            if card_shaped(turned)]
 
 
 def cards_at_corner(corner: Corner, size: tuple[float, float],
