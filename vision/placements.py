@@ -373,13 +373,21 @@ def cards_between_corners(corners: list[Corner], widths: tuple[float, float],
             if card_shaped(turned)]
 
 
+# A corner's side at least this many cards deep runs along a column (a card's width is 1.56 of its depth): the cards lie
+# across it (stop 82).
+COLUMN_SIDE_DEPTHS = 2.0
+
+
 def cards_at_corner(corner: Corner, size: tuple[float, float],
                     share: float = CORNER_SIDE_SHARES[0], laid=None) -> list[np.ndarray]:
     """The cards of the frame's card size that could lie in an outline's corner (of a column merged with a hand,
     a shadow or its neighbour), along either side, either way up, where each side runs along at least `share` of the
     card's side laid on it (sized by `laid` where given, as `_cards_from_corner` says)."""
     def sides_long_enough(length_u, length_v, a, b):
-        return length_u >= share * a and length_v >= share * b
+        if length_u >= share * a and length_v >= share * b:
+            return True
+        # A side two cards deep is a column's: its cards lie across it, however short the other side was cut.
+        return (a < b and length_u >= COLUMN_SIDE_DEPTHS * a) or (b < a and length_v >= COLUMN_SIDE_DEPTHS * b)
 
     if laid is None and min(corner.lengths) < share * size[1]:
         return []

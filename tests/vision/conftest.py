@@ -38,10 +38,10 @@ def bench_scene_at():
     """A maker of one of the bench's scenes from the generator's state just before it (PCG64: state, increment,
     has_uint32, uinteger), drawn as `companion vision bench` draws it: of the held-out scans or the training ones, each
     seat's creatures pushed together or not (`touching`), the table markers drawn or not (`markers`), or one card alone
-    (`lone`). A scene found among a seed's many is drawn without drawing those before it; the tests that draw one ask
-    for the scans too."""
+    (`lone`), its cards as long as `widths` allows (the bench's `--card-widths`). A scene found among a seed's many is
+    drawn without drawing those before it; the tests that draw one ask for the scans too."""
     def make(heldout: bool, state: int, increment: int, has_uint32: int, uinteger: int, touching: bool = False,
-             markers: bool = False, lone: bool = False):
+             markers: bool = False, lone: bool = False, widths: tuple[float, float] = (140.0, 330.0)):
         from vision.bench import bench_cards
         from vision.synthetic import SceneGenerator
 
@@ -50,7 +50,7 @@ def bench_scene_at():
         generator.rng.bit_generator.state = {"bit_generator": "PCG64", "has_uint32": has_uint32, "uinteger": uinteger,
                                              "state": {"state": state, "inc": increment}}
         lay = generator.lone_scene if lone else generator.random_scene
-        return lay(width_range=(140.0, 330.0), **({"markers": True} if markers else {}))
+        return lay(width_range=widths, **({"markers": True} if markers else {}))
 
     return make
 

@@ -482,7 +482,11 @@ def test_a_crowded_table_gives_column_neighbours_past_eight_places(recogniser, n
     """Crowded scenes (two of the bench's own, `companion vision bench --touching`, seed 2024, checked and not tuned
     on, and one of the training scans): the card is found only past the eighth column neighbour tried
     (MAX_NEIGHBOUR_TRIES 12 since stop 65), and no card found with eight is lost with twelve. Judged without the
-    corners' cards read again (stop 74), which find the training scene's card too."""
+    corners' cards read again (stop 74) and without cards laid across a column's side from a corner (stop 82), which
+    each find the training scene's card too."""
+    import vision.placements
+
+    monkeypatch.setattr(vision.placements, "COLUMN_SIDE_DEPTHS", float("inf"))
     scene = bench_scene_at(heldout, state, increment, has_uint32, uinteger, touching=True)
     _found_only_past_the_old_limit(recogniser, monkeypatch, scene, card_id, "MAX_NEIGHBOUR_TRIES", 8,
                                    corners_read_again=False)

@@ -331,3 +331,54 @@ def test_the_first_card_on_the_table_is_found_from_corners_of_its_outline_facing
     assert _found_right(recogniser, scene, 52)
     monkeypatch.setattr(vision.pipeline, "cards_between_corners", lambda corners, widths: [])
     assert not recogniser.scan(scene.frame).cards
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.floats(100, 330), st.floats(-np.pi, np.pi), st.sampled_from([2, 3]), st.floats(0.52, 0.79), st.booleans())
+def test_a_corner_along_a_columns_side_lays_the_card_across_it_however_short_its_other_side(
+        width, angle, count, cut, long_side_first):
+    """A column's outline can lose the ends of its cards (a white strip of print on a cloth its colour shows as table):
+    a corner then has one side along the column, `count` cards deep, and the other cut to `cut` of the card's width.
+    Its sides run along most of no card turned either way, yet the column's first card lies across the long side
+    (its depth along it): that card is laid, and where the long side is shorter than two cards deep, it is not. (A
+    corner's sides are each at least most of a card's depth long, as `vision.detect` finds them: `cut` is at least
+    that.)"""
+    from vision.placements import CORNER_SIDE_SHARES, Corner, cards_at_corner, rolled
+
+    depth = width / CARD_ASPECT
+    point = np.array([400.0, 300.0])
+    u, v = np.array([np.cos(angle), np.sin(angle)]), np.array([-np.sin(angle), np.cos(angle)])
+    if long_side_first:  # the column runs along the corner's first side
+        card = np.array([point, point + depth * u, point + depth * u + width * v, point + width * v])
+        lengths = (count * depth, cut * width)
+    else:
+        card = np.array([point, point + width * u, point + width * u + depth * v, point + depth * v])
+        lengths = (cut * width, count * depth)
+
+    def lays_the_card(corner: Corner) -> bool:
+        laid = cards_at_corner(corner, (width, depth), CORNER_SIDE_SHARES[0])
+        return any(np.abs(place - rolled(card, roll)).max() < 1e-6 * width for place in laid for roll in range(4))
+
+    assert lays_the_card(Corner(point, (u, v), lengths))
+    short = 1.9 / count  # the long side cut to 1.9 cards deep
+    assert not lays_the_card(Corner(point, (u, v), tuple(length * short if length > width else length
+                                                         for length in lengths)))
+
+
+def test_a_column_whose_outline_lost_its_cards_ends_is_found_from_a_corner_along_its_side(
+        recogniser, needs_scans, bench_scene_at, monkeypatch):
+    """Training scene 54 of seed 3001 with cards 140-170 px long (`companion vision bench --training --seed 3001
+    --card-widths 140 170`, the wiring guide's card size): a column of three cards (50, 93, 38) on a dark red cloth.
+    Its edge outline is welded to the cloth's grain, and the region of colours the cloth lacks stops short of the white
+    strip along the cards' ends, so its corner's side across the column runs along two thirds of a card's width. A
+    card laid across the corner's other side, three cards deep (stop 82), reads as the column's first card, and the
+    column grows from it; laid only where both sides run along most of the card (as before), none of the three is
+    found."""
+    import vision.placements
+
+    scene = bench_scene_at(False, 305233255831928674700184488696309855558, 257728463480096675034125136739104960507, 1,
+                           190570678, widths=(140.0, 170.0))
+    column = (50, 93, 38)
+    assert all(_found_right(recogniser, scene, card_id) for card_id in column)
+    monkeypatch.setattr(vision.placements, "COLUMN_SIDE_DEPTHS", float("inf"))
+    assert not any(_found_right(recogniser, scene, card_id) for card_id in column)
