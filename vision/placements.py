@@ -36,6 +36,10 @@ MAX_VARIANTS = 3  # completed outlines tried per doubtful outline
 # then half. Creatures pushed together, each card turned a degree or two its own way, break the outline's sides at
 # every card's joint, so a corner's side can stop at half a card (stop 53; docs/vision-history.md).
 CORNER_SIDE_SHARES = (0.8, 0.5)
+# ... except across a side at least this many cards deep, which runs along a column (a card's width is 1.56 of its
+# depth): its cards lie across it, however short the corner's other side (a column's outline can lose its cards' ends;
+# stop 82).
+COLUMN_SIDE_DEPTHS = 2.0
 _MAX_CORNER_COSINE = float(np.sin(np.radians(MAX_CORNER_SKEW)))
 # Two outline corners each with a side pointing at the other within this many degrees may be two corners of one card,
 # the side between them its own (`cards_between_corners`). Stop 81: a lone card's corners facing each other across a
@@ -373,20 +377,15 @@ def cards_between_corners(corners: list[Corner], widths: tuple[float, float],
             if card_shaped(turned)]
 
 
-# A corner's side at least this many cards deep runs along a column (a card's width is 1.56 of its depth): the cards lie
-# across it (stop 82).
-COLUMN_SIDE_DEPTHS = 2.0
-
-
 def cards_at_corner(corner: Corner, size: tuple[float, float],
                     share: float = CORNER_SIDE_SHARES[0], laid=None) -> list[np.ndarray]:
     """The cards of the frame's card size that could lie in an outline's corner (of a column merged with a hand,
     a shadow or its neighbour), along either side, either way up, where each side runs along at least `share` of the
-    card's side laid on it (sized by `laid` where given, as `_cards_from_corner` says)."""
+    card's side laid on it, or where the card lies across a side COLUMN_SIDE_DEPTHS cards deep (sized by `laid` where
+    given, as `_cards_from_corner` says)."""
     def sides_long_enough(length_u, length_v, a, b):
         if length_u >= share * a and length_v >= share * b:
             return True
-        # A side two cards deep is a column's: its cards lie across it, however short the other side was cut.
         return (a < b and length_u >= COLUMN_SIDE_DEPTHS * a) or (b < a and length_v >= COLUMN_SIDE_DEPTHS * b)
 
     if laid is None and min(corner.lengths) < share * size[1]:
