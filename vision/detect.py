@@ -500,34 +500,48 @@ def find_quads(frame: np.ndarray) -> list[np.ndarray]:
     return find_outlines(frame).quads
 
 
-def reduced_for_detection(frame: np.ndarray) -> np.ndarray:
+def reduced_for_detection(frame: np.ndarray, channels: list[np.ndarray] | None = None) -> np.ndarray:
     """The copy of the frame detection runs on, about WORK_LONG_SIDE wide. The thresholds were set on 1640x1232
     frames, which a Pi camera makes by averaging 2x2 blocks of its sensor; a larger frame is first averaged so, block by
     block, down to that size: halved by pyrDown's wider blur instead, a frame at the sensor's full resolution came out
-    softer, and light cards on a light table lost their outlines (stop 78)."""
+    softer, and light cards on a light table lost their outlines (stop 78). `channels` are the frame's own, if the
+    caller has split it already."""
     import cv2
 
     small = frame
     while max(small.shape[:2]) >= 4 * WORK_LONG_SIDE:
-        small = block_means(small)
+        small, channels = block_means(small), None
     while max(small.shape[:2]) >= 2 * WORK_LONG_SIDE:
-        small = cv2.pyrDown(small)  # much faster than an area resize by a fractional factor
+        small, channels = _halved(small, channels), None
     if max(small.shape[:2]) > WORK_LONG_SIDE:
         factor = WORK_LONG_SIDE / max(small.shape[:2])
         small = cv2.resize(small, None, fx=factor, fy=factor, interpolation=cv2.INTER_LINEAR)
     return small
 
 
-def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None, snapped: bool = True) -> Outlines:
+def _halved(image: np.ndarray, channels: list[np.ndarray] | None = None) -> np.ndarray:
+    """pyrDown of the image (much faster than an area resize by a fractional factor), channel by channel: OpenCV halves
+    a three-channel frame at a third of the speed of its channels one by one (4.0 ms against 1.4 for a 1640x1232 frame
+    on this machine), to the same bytes. `channels` are the image's own, if the caller has split it already."""
+    import cv2
+
+    if image.ndim == 2:
+        return cv2.pyrDown(image)
+    return cv2.merge([cv2.pyrDown(channel) for channel in (cv2.split(image) if channels is None else channels)])
+
+
+def find_outlines(frame: np.ndarray, full_gray: np.ndarray | None = None, snapped: bool = True,
+                  channels: list[np.ndarray] | None = None) -> Outlines:
     """The quads that may be a card or a column of cards (4x2 float, full-frame pixels, clockwise from top-left),
     and the right-angled corners of larger outlines that are not quads and of the regions a patterned table does not
     explain. `full_gray` is the frame in grey, if the caller has it already. Without `snapped`, the quads' sides are
     left for the caller to snap onto the full-resolution frame (`Outlines.snap_reach`): one that reads a quad only if
-    no card found already covers it snaps only those it reads."""
+    no card found already covers it snaps only those it reads. `channels` are the frame's own, if the caller has split
+    it already."""
     import cv2
 
     height, width = frame.shape[:2]
-    small = reduced_for_detection(frame)
+    small = reduced_for_detection(frame, channels)
     scale = small.shape[1] / width
     patterned = _stretched(small)
     pattern = find_pattern(patterned)

@@ -68,7 +68,8 @@ def test_cards_are_read_the_same_with_every_outline_snapped_at_once(monkeypatch)
 
     find_outlines = vision.detect.find_outlines
     monkeypatch.setattr(vision.detect, "find_outlines",
-                        lambda frame, full_gray=None, snapped=True: find_outlines(frame, full_gray))
+                        lambda frame, full_gray=None, snapped=True, channels=None:
+                        find_outlines(frame, full_gray, channels=channels))
     at_once = [recogniser.scan(frame).cards for frame in frames]
     assert sum(map(len, at_once)) >= 6
     assert at_once == lazily

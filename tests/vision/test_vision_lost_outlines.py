@@ -92,7 +92,7 @@ def _only_these_outlines(monkeypatch, quads):
 
     find_outlines = vision.detect.find_outlines
 
-    def only_these(frame, full_gray=None, snapped=True):
+    def only_these(frame, full_gray=None, snapped=True, channels=None):
         return Outlines([np.asarray(q) for q in quads], [], 0.0, find_outlines(frame, snapped=False).off_table)
 
     monkeypatch.setattr(vision.detect, "find_outlines", only_these)

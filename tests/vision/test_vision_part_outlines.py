@@ -163,7 +163,8 @@ def test_a_card_laid_over_its_lit_part_lies_on_its_own_edges_though_that_outline
     lit = np.array([top_left + 0.4 * across, top_right, bottom_right, bottom_left + 0.4 * across])
     lit += shift_across * across + shift_down * down
     monkeypatch.setattr(vision.detect, "find_outlines",
-                        lambda frame, full_gray=None, snapped=True: Outlines([other.corners.copy(), lit], []))
+                        lambda frame, full_gray=None, snapped=True, channels=None:
+                        Outlines([other.corners.copy(), lit], []))
 
     found = {truth.card_id: seen for seen, truth in match(recogniser.scan(scene.frame).cards, scene.cards)
              if truth is not None}

@@ -195,7 +195,8 @@ def test_a_card_whose_outline_runs_on_into_an_arm_is_found_from_the_outlines_cor
     merged[merged[:, 0] > (left + right) / 2, 0] += 1.5 * far.width_px
     outlines = [detect._order_quad(near.corners.copy()), detect._order_quad(merged)]
     monkeypatch.setattr(detect, "find_outlines",
-                        lambda image, full_gray=None, snapped=True: detect.Outlines([q.copy() for q in outlines], []))
+                        lambda image, full_gray=None, snapped=True, channels=None:
+                        detect.Outlines([q.copy() for q in outlines], []))
     if tries is not None:
         monkeypatch.setattr(pipeline, "CORNER_TRIES", {"quad": tries, "outline": tries})
     cards = recogniser.scan(scene.frame).cards
@@ -256,8 +257,8 @@ def test_a_card_is_found_from_a_corner_of_an_outline_that_is_no_quad(recogniser,
     along = [(far.corners[1] - point) / np.linalg.norm(far.corners[1] - point),
              (far.corners[3] - point) / np.linalg.norm(far.corners[3] - point)]
     corner = detect.Corner(point, tuple(along), (2.0 * far.width_px, 1.5 * far.width_px))
-    monkeypatch.setattr(detect, "find_outlines", lambda image, full_gray=None, snapped=True: detect.Outlines(
-        [detect._order_quad(near.corners.copy())], [corner] if with_corners else []))
+    monkeypatch.setattr(detect, "find_outlines", lambda image, full_gray=None, snapped=True, channels=None:
+                        detect.Outlines([detect._order_quad(near.corners.copy())], [corner] if with_corners else []))
     cards = recogniser.scan(scene.frame).cards
     centre = far.corners.mean(axis=0)
     found = any(np.linalg.norm(np.mean(card.corners, axis=0) - centre) < 0.2 * far.width_px for card in cards)
