@@ -236,7 +236,8 @@ def least_channel(frame: np.ndarray, buffers: list[np.ndarray] | None = None) ->
     """The least of each pixel's channels (a BGR uint8 frame's): white print (the badge's figure, the parts, the
     ability icon) is bright in all three, the art and the legion's colour are not. A grey frame is its own. Warping
     this one channel costs half of warping three and taking their least. `buffers`, if given, are four uint8 arrays of
-    the frame's height and width to work in, the last of which is returned: kept from frame to frame, they spare
+    the frame's height and width to work in, the last of which is returned and the first three of which are left
+    holding the frame's blue, green and red channels (the detector halves those): kept from frame to frame, they spare
     allocating whole frames, which costs several times the arithmetic in page faults."""
     import cv2
 

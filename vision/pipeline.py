@@ -1109,8 +1109,8 @@ class Recogniser:
         return self._least[-1]
 
     def _channels(self, image: np.ndarray) -> list[np.ndarray] | None:
-        """The frame's blue, green and red channels, as `_least_channel` splits them once a scan (None for a grey
-        frame): the detector halves them one by one, three times as fast as the whole frame."""
+        """The frame's blue, green and red channels, which `_least_channel` leaves in the first three of its buffers
+        (None for a grey frame): the detector halves them one by one, three times as fast as the whole frame."""
         if image.ndim != 3:
             return None
         self._least_channel(image)
