@@ -15,6 +15,7 @@ whose hues are turned (SHAPE_PRINTINGS).
     python -m vision.crossval --head ability --more-icon-art 0 0.5   # what icon art in training does (stop 31)
     python -m vision.crossval --head ability --other-art             # icon art as a class of its own (stops 32-33)
     python -m vision.crossval --head shape --samples 800             # badge shape and colours together (stop 55)
+    python -m vision.crossval --head shape --samples 800 --read-widths 140 170   # on small cards (stop 84: not adopted)
 """
 from __future__ import annotations
 
@@ -31,8 +32,8 @@ from .features import PART_COLUMNS
 from .model import (HEAD_RISE, HEADS, SHAPE_COLOUR_WEIGHT, SHAPE_RULES_OUT, SHAPE_SURE, fit_ridge, fit_ridge_on,
                     legion_from_shape_and_colour, legion_terms, softmax)
 from .table_state import LEGIONS, PARTS
-from .train import (BADGE_SHAPE_HEAD, OTHER_CAMERA_SHARE, REGULARISER, collect, every_quarter, fit_badge_shape,
-                    other_camera_rows, stand_in_samples)
+from .train import (BADGE_SHAPE_HEAD, OTHER_CAMERA_SHARE, REGULARISER, TRAINING_WIDTHS, collect, every_quarter,
+                    fit_badge_shape, other_camera_rows, stand_in_samples)
 
 
 def card_folds(cards: list[CardFacts], folds: int, seed: int) -> dict[int, int]:
@@ -288,7 +289,9 @@ def parts_report(counts: dict[float, Counter]) -> str:
 SHAPE_PRINTINGS = {"the scans' own colours": None, "hues turned 10 degrees": (10.0, 1.0),
                    "hues turned -10 degrees": (-10.0, 1.0), "hues turned 20 degrees": (20.0, 1.0)}
 # The ways of putting the two together compared: (the colours' weight, how sure the shape must be to have its say,
-# below what it rules the colours' legion out). Sure at more than 1, ruling out below 0: the colours alone.
+# below what it rules the colours' legion out[, how sure it must be to overrule the colours' legion]). Sure at more
+# than 1, ruling out below 0: the colours alone. Overruling only from a bar reads the same legions as being sure
+# from that bar, keeping the shape's sureness where it agrees with the colours.
 SHAPE_RULES = {
     "the pipeline's (colour weight 0.3, shape sure from 0.7, ruling out below 0.05)":
         (SHAPE_COLOUR_WEIGHT, SHAPE_SURE, SHAPE_RULES_OUT),
@@ -298,6 +301,8 @@ SHAPE_RULES = {
     "shape sure from 0.9": (SHAPE_COLOUR_WEIGHT, 0.9, SHAPE_RULES_OUT),
     "shape sure from 0.95": (SHAPE_COLOUR_WEIGHT, 0.95, SHAPE_RULES_OUT),
     "ruling out below 0.01": (SHAPE_COLOUR_WEIGHT, SHAPE_SURE, 0.01),
+    "overruling the colours only from 0.9": (SHAPE_COLOUR_WEIGHT, SHAPE_SURE, SHAPE_RULES_OUT, 0.9),
+    "overruling the colours only from 0.8": (SHAPE_COLOUR_WEIGHT, SHAPE_SURE, SHAPE_RULES_OUT, 0.8),
     "the colours alone": (SHAPE_COLOUR_WEIGHT, 2.0, -1.0),
     "the shape alone": (0.0, 0.0, SHAPE_RULES_OUT),
 }
@@ -328,8 +333,8 @@ def cross_validate_shape(read_sets: dict, learned: tuple, extra: tuple, cards: l
             colour = softmax(read_terms[name][held] @ colour_head)
             shape = softmax(read_shapes[held] @ shape_head)
             colours_legion = colour.argmax(axis=1)
-            for rule, (colour_weight, sure, rules_out) in rules.items():
-                legion = legion_from_shape_and_colour(shape, colour, colour_weight, sure, rules_out).argmax(axis=1)
+            for rule, values in rules.items():
+                legion = legion_from_shape_and_colour(shape, colour, *values).argmax(axis=1)
                 overruled = legion != colours_legion
                 counts[rule][name].update({"read": len(truth), "wrong": int((legion != truth).sum()),
                                            "colour wrong": int((colours_legion != truth).sum()),
@@ -365,13 +370,15 @@ def _shape_main(args, cards: list[CardFacts], rows: dict, card_ids: np.ndarray, 
              np.concatenate([stand_ins[BADGE_SHAPE_HEAD][0], stand_in_cameras[2]]),
              np.concatenate([stand_ins["legion"][1], stand_in_cameras[1]]))
     read_sets = {}
+    widths = TRAINING_WIDTHS if args.read_widths is None else tuple(args.read_widths)
     for index, (name, printing) in enumerate(SHAPE_PRINTINGS.items()):
-        if printing is None:
+        if printing is None and args.read_widths is None:
             read_sets[name] = own
             continue
         shown: list[int] = []
         turned = collect(cards, args.samples, args.seed + 10 + index, use_scans=True, shown=shown, shapes=True,
-                         printing=printing, progress=every_quarter(say, f"{args.samples} crops, {name}"))
+                         printing=printing, widths=widths,
+                         progress=every_quarter(say, f"{args.samples} crops, {name}, {widths[0]:g}-{widths[1]:g} px"))
         read_sets[name] = (turned["legion"][0], turned[BADGE_SHAPE_HEAD][0], np.array(shown))
     counts = cross_validate_shape(read_sets, learned, extra, cards, args.folds, args.repeats, args.seed)
     print(f"the legion by badge shape and colours together:\n{shape_report(counts)}", flush=True)
@@ -392,6 +399,9 @@ def main(argv=None) -> int:
                         help="ability: learn, besides, from crops (seed + 3) of the cards with no ability, each "
                              "showing other art of its own where an icon would be, as a class of their own in the "
                              "table")
+    parser.add_argument("--read-widths", type=float, nargs=2, metavar=("LO", "HI"),
+                        help="shape: read crops of cards LO-HI px long (the heads still learn from crops of every "
+                             "training size); without it, the learned crops are read")
     args = parser.parse_args(argv)
     cards = list(training_cards())
     if not cards:

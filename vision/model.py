@@ -77,16 +77,25 @@ def legion_terms(features: np.ndarray) -> np.ndarray:
 
 
 def legion_from_shape_and_colour(shape: np.ndarray, colour: np.ndarray, colour_weight: float = SHAPE_COLOUR_WEIGHT,
-                                 sure: float = SHAPE_SURE, rules_out: float = SHAPE_RULES_OUT) -> np.ndarray:
+                                 sure: float = SHAPE_SURE, rules_out: float = SHAPE_RULES_OUT,
+                                 overrules_from: float | None = None) -> np.ndarray:
     """The legion probabilities of the badge shape head's (`shape`) and the colour head's (`colour`) together (rows
     of probabilities in LEGIONS order, or one row each): the shape's times the colour's raised to `colour_weight`,
     or the colour's alone where the shape is less sure than `sure` and does not rule the colour's legion out
-    (gives it more than `rules_out`). The defaults are the pipeline's; `vision.crossval --head shape` weighs others."""
+    (gives it more than `rules_out`), and, with `overrules_from`, where the two together read another legion than
+    the colours while the shape is less sure than that and does not rule the colours' legion out (a trial of
+    `vision.crossval --head shape`, stop 84, not the pipeline's). The defaults are the pipeline's;
+    `vision.crossval --head shape` weighs others."""
     shape, colour = np.asarray(shape, np.float64), np.asarray(colour, np.float64)
     combined = shape * colour ** colour_weight
     combined /= combined.sum(axis=-1, keepdims=True)
     colours_legion = np.take_along_axis(shape, colour.argmax(axis=-1)[..., None], axis=-1)
-    has_its_say = (shape.max(axis=-1, keepdims=True) >= sure) | (colours_legion <= rules_out)
+    shape_sureness = shape.max(axis=-1, keepdims=True)
+    rules_colours_out = colours_legion <= rules_out
+    has_its_say = (shape_sureness >= sure) | rules_colours_out
+    if overrules_from is not None:
+        overrules = combined.argmax(axis=-1)[..., None] != colour.argmax(axis=-1)[..., None]
+        has_its_say &= ~overrules | (shape_sureness >= overrules_from) | rules_colours_out
     return np.where(has_its_say, combined, colour)
 
 

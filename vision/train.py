@@ -42,13 +42,18 @@ def jitter(corners: np.ndarray, rng: np.random.Generator, amount: float) -> np.n
     return corners + rng.normal(0, amount * width, corners.shape) + rng.normal(0, amount * width, (1, 2))
 
 
+# How long the cards of a training scene are in pixels (their long side): from the smallest the recogniser is
+# measured at to the largest, with a margin below.
+TRAINING_WIDTHS = (120.0, 330.0)
+
+
 def _column_scene(generator: SceneGenerator, rng: np.random.Generator, card_ids: list[int],
-                  deck_share: float | None = None):
+                  deck_share: float | None = None, widths: tuple[float, float] = TRAINING_WIDTHS):
     """A training scene: one column of 1-3 of the cards at a random seat, in random conditions with no hand, cards
-    120-330 px wide under a tilt of up to 28 degrees; with the deck beside it in `deck_share` of the scenes (no
+    `widths` px long under a tilt of up to 28 degrees; with the deck beside it in `deck_share` of the scenes (no
     share: never, and no draw for it)."""
     conditions = Conditions.random(rng)
-    conditions.card_width_px = float(rng.uniform(120, 330))
+    conditions.card_width_px = float(rng.uniform(*widths))
     conditions.tilt_deg = float(rng.uniform(0, 28))
     conditions.hand = False
     column = [int(rng.choice(card_ids)) for _ in range(int(rng.integers(1, 4)))]
@@ -111,7 +116,8 @@ def every_quarter(progress, what: str):
 
 
 def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, extra=None, shown: list | None = None,
-            progress=None, icon_art: float = 0.0, shapes: bool = False, printing: tuple[float, float] | None = None):
+            progress=None, icon_art: float = 0.0, shapes: bool = False, printing: tuple[float, float] | None = None,
+            widths: tuple[float, float] = TRAINING_WIDTHS):
     """Feature rows and labels for every head; `extra` adds (frame, corners, card) examples (from teach). `shown`,
     if given, gets the card id of each legion row, in order (for vision.crossval); `progress(done, samples)` is
     called after each rendered scene. `icon_art` is the share of the faces of cards with no ability drawn with other
@@ -119,7 +125,8 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
     not used in training: see docs/vision-history.md). With `shapes`, the rows also hold the badge shape head's
     (BADGE_SHAPE_HEAD: `badge_shape` rows and the legions of the same cards); they draw nothing at random, so the
     other heads' rows are the same either way. `printing` (hue turn in degrees, saturation factor) shows the faces as
-    another printing or camera would (`vision.synthetic.FaceBook`; `vision.crossval --head shape`)."""
+    another printing or camera would (`vision.synthetic.FaceBook`; `vision.crossval --head shape`). `widths`: how long
+    the cards are in pixels (`vision.crossval --read-widths` reads crops of one size band)."""
     rng = np.random.default_rng(seed)
     generator = SceneGenerator(seed, size=PATCH_SIZE, card_ids=[c.id for c in cards], use_scans=use_scans,
                                icon_art=icon_art, printing=printing)
@@ -148,7 +155,7 @@ def collect(cards: list[CardFacts], samples: int, seed: int, use_scans: bool, ex
 
     made = 0
     while made < samples:
-        scene = _column_scene(generator, rng, ids, deck_share=0.3)
+        scene = _column_scene(generator, rng, ids, deck_share=0.3, widths=widths)
         for truth in scene.cards:
             card = facts[truth.card_id]
             add_positive(scene.frame, jitter(truth.corners, rng, 0.012), card)
