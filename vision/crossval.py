@@ -9,13 +9,16 @@ heads, the head's log-odds raised by HEAD_RISE, plus the silhouette prototypes' 
 at other weights, by the model's part heads (over the badge's print, PART_COLUMNS) with the head raised by HEAD_RISE
 and by other amounts, and by heads over every feature; `--head shape` reads the legion from the badge shape head and
 the colour head together, each way of weighing them (SHAPE_RULES), in the scans' own colours and through cameras
-whose hues are turned (SHAPE_PRINTINGS).
+whose hues are turned (SHAPE_PRINTINGS). `--read-widths LO HI` (shape and parts) reads crops of cards that long, drawn
+afresh, with heads still learned from every training size; the parts are also counted as read surely (the score that
+bounds a card's confidence reaching the stabiliser's bar, and each of SURE_BARS) and surely wrong.
 
     python -m vision.crossval [--head legion|ability|parts|shape] [--samples 1500] [--seed 21] [--folds 4] [--repeats 3]
     python -m vision.crossval --head ability --more-icon-art 0 0.5   # what icon art in training does (stop 31)
     python -m vision.crossval --head ability --other-art             # icon art as a class of its own (stops 32-33)
     python -m vision.crossval --head shape --samples 800             # badge shape and colours together (stop 55)
     python -m vision.crossval --head shape --samples 800 --read-widths 140 170   # on small cards (stop 84: not adopted)
+    python -m vision.crossval --head parts --samples 1000 --read-widths 140 170  # parts on small cards, and how surely
 """
 from __future__ import annotations
 
@@ -219,6 +222,9 @@ def ability_report(counts: dict[str, Counter]) -> str:
 
 # The weights of the silhouette prototypes' vote on a card's parts compared (the pipeline's is PARTS_VOTE).
 PARTS_VOTE_WEIGHTS = (0.0, 0.4, 0.5, 0.7, 1.0)
+# Bars on the parts score compared with the stabiliser's MIN_CONFIDENCE, at the pipeline's vote weight: how many crops
+# would be read surely, and how many of those wrong, were a card's parts trusted only from each.
+SURE_BARS = (0.7, 0.8, 0.9, 0.95)
 # The part heads compared: the features they read, and how far the head's log-odds are raised before the parts are
 # combined (the pipeline's is HEAD_RISE).
 PART_HEADS_COMPARED = {
@@ -234,41 +240,54 @@ PART_HEADS_COMPARED = {
 def cross_validate_parts(features: np.ndarray, card_ids: np.ndarray, part_rows: dict[str, np.ndarray],
                          extra: dict[str, tuple[np.ndarray, np.ndarray]], cards: list[CardFacts], folds: int,
                          repeats: int, seed: int, weights=PARTS_VOTE_WEIGHTS, silhouette_columns: slice | None = None,
-                         regulariser: float | None = None, part_columns=slice(None), head_rise: float | None = None
-                         ) -> dict[float, Counter]:
+                         regulariser: float | None = None, part_columns=slice(None), head_rise: float | None = None,
+                         read_set: tuple[np.ndarray, np.ndarray] | None = None) -> dict[float, Counter]:
     """Per vote weight: counts of crops `read` and read with the wrong part combination (`wrong`), and the same
     among crops of cards with two or three parts (`several`), each fold read by the three part heads (learned as the
     model's, over `part_columns` of the features (all unless given; the model's are PART_COLUMNS), from
     `part_rows[part]`, 0 where the part is printed, and `extra[part]`) and a prototype table of part combinations
     (over `silhouette_columns`, the model's SILHOUETTE_HOG unless given) learned from the other folds' crops only. The
     head's log-odds are raised by `head_rise` (HEAD_RISE unless given) before the parts are combined
-    (`part_set_probabilities`)."""
+    (`part_set_probabilities`). `read_set` (features, card ids), where given, holds the crops read instead of the
+    learned ones (`--read-widths`). Crops read surely (`sure`: the combination's score, as the pipeline bounds a
+    card's confidence with it, at least the stabiliser's MIN_CONFIDENCE) are counted too, and those read so wrong."""
     from .exemplars import ExemplarHead, table_rows
     from .features import SILHOUETTE_HOG
     from .model import PART_SETS, part_set_probabilities
+    from .stabiliser import MIN_CONFIDENCE
 
+    read_features, read_ids = (features, card_ids) if read_set is None else read_set
     silhouette_columns = SILHOUETTE_HOG if silhouette_columns is None else silhouette_columns
     part_set_of = {card.id: PART_SETS.index(tuple(p for p in PARTS if p in card.parts)) for card in cards}
     truth_all = np.array([part_set_of[card_id] for card_id in card_ids])
-    several_all = np.array([len(PART_SETS[index]) > 1 for index in truth_all])
+    read_truth = np.array([part_set_of[card_id] for card_id in read_ids])
+    read_several = np.array([len(PART_SETS[index]) > 1 for index in read_truth])
     counts = {weight: Counter() for weight in weights}
     for deal in deals(cards, card_ids, folds, repeats, seed):
+        reading = np.array([deal.fold_of[card_id] == deal.held for card_id in read_ids], bool)
         printed = {}
         for part in PARTS:
             head = fit_ridge_on(part_columns, np.concatenate([features[deal.learn], extra[part][0]]),
                                 np.concatenate([part_rows[part][deal.learn], extra[part][1]]), 2,
                                 REGULARISER[part] if regulariser is None else regulariser)
-            printed[part] = softmax(features[deal.read] @ head)[:, 0]
+            printed[part] = softmax(read_features[reading] @ head)[:, 0]
         linear = np.array([part_set_probabilities(dict(zip(PARTS, row)), head_rise)
                            for row in zip(*(printed[part] for part in PARTS))])
         drawn = np.flatnonzero(deal.learn)[table_rows(int(deal.learn.sum()), deal.table_seed)]
         table = ExemplarHead.fit(silhouette_columns, features[drawn], truth_all[drawn])
-        votes = table.vote(features[deal.read], len(PART_SETS))
-        truth, several = truth_all[deal.read], several_all[deal.read]
+        votes = table.vote(read_features[reading], len(PART_SETS))
+        truth, several = read_truth[reading], read_several[reading]
         for weight in weights:
-            wrong = (linear + weight * votes).argmax(axis=1) != truth
+            scores = (linear + weight * votes) / (1 + weight)  # the pipeline's parts score, halved: 0-1
+            wrong = scores.argmax(axis=1) != truth
+            best = scores.max(axis=1)
+            sure = best >= MIN_CONFIDENCE
             counts[weight].update({"read": len(truth), "wrong": int(wrong.sum()), "several": int(several.sum()),
-                                   "several wrong": int((wrong & several).sum())})
+                                   "several wrong": int((wrong & several).sum()), "sure": int(sure.sum()),
+                                   "sure wrong": int((wrong & sure).sum())})
+            for bar in SURE_BARS:
+                counts[weight].update({f"sure from {bar}": int((best >= bar).sum()),
+                                       f"sure wrong from {bar}": int((wrong & (best >= bar)).sum())})
     return counts
 
 
@@ -278,8 +297,15 @@ def parts_report(counts: dict[float, Counter]) -> str:
     def name(weight: float) -> str:
         return f"vote weight {weight}" + (" (the pipeline's PARTS_VOTE)" if weight == PARTS_VOTE else "")
 
+    def bars(c: Counter) -> str:
+        return "".join(f"\n    were they sure only from {bar}: read surely {_share(c[f'sure from {bar}'], c['read'])}, "
+                       f"of them wrong {_share(c[f'sure wrong from {bar}'], c[f'sure from {bar}'])}"
+                       for bar in SURE_BARS)
+
     return "\n".join(f"  {name(weight)}: {_share(c['wrong'], c['read'])} crops read with the wrong parts; cards with "
-                     f"two or three parts {_share(c['several wrong'], c['several'])}" for weight, c in counts.items())
+                     f"two or three parts {_share(c['several wrong'], c['several'])}; read surely "
+                     f"{_share(c['sure'], c['read'])}, of them wrong {_share(c['sure wrong'], c['sure'])}"
+                     + (bars(c) if weight == PARTS_VOTE else "") for weight, c in counts.items())
 
 
 # `--head shape`: the legion read from the badge's shape and the card's colours together
@@ -400,8 +426,8 @@ def main(argv=None) -> int:
                              "showing other art of its own where an icon would be, as a class of their own in the "
                              "table")
     parser.add_argument("--read-widths", type=float, nargs=2, metavar=("LO", "HI"),
-                        help="shape: read crops of cards LO-HI px long (the heads still learn from crops of every "
-                             "training size); without it, the learned crops are read")
+                        help="shape, parts: read crops of cards LO-HI px long (the heads still learn from crops of "
+                             "every training size); without it, the learned crops are read")
     args = parser.parse_args(argv)
     cards = list(training_cards())
     if not cards:
@@ -445,10 +471,17 @@ def main(argv=None) -> int:
                   f"\n{ability_report(counts)}", flush=True)
         return 0
     if args.head == "parts":
+        read_set = None
+        if args.read_widths is not None:
+            read_shown: list[int] = []
+            widths = tuple(args.read_widths)
+            read_rows = collect(cards, args.samples, args.seed + 10, use_scans=True, shown=read_shown, widths=widths,
+                                progress=every_quarter(say, f"{args.samples} crops, {widths[0]:g}-{widths[1]:g} px"))
+            read_set = (read_rows["legion"][0], np.array(read_shown))
         for name, (columns, head_rise) in PART_HEADS_COMPARED.items():
             counts = cross_validate_parts(features, card_ids, {part: rows[part][1] for part in PARTS},
                                           {part: stand_ins[part] for part in PARTS}, cards, args.folds, args.repeats,
-                                          args.seed, part_columns=columns, head_rise=head_rise)
+                                          args.seed, part_columns=columns, head_rise=head_rise, read_set=read_set)
             print(f"parts, heads over {name}:\n{parts_report(counts)}", flush=True)
         return 0
     for name, (terms, regulariser) in HEADS_COMPARED.items():

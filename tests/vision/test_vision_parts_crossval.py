@@ -153,3 +153,47 @@ def test_a_small_torso_and_head_card_is_read_with_its_head(monkeypatch, needs_sc
     assert card_29().parts == ("torso", "head")
     monkeypatch.setattr(vision.model, "HEAD_RISE", 0.0)
     assert card_29().parts == ("torso",), "it is the rise that reads its head"
+
+
+def test_the_crossval_reads_a_set_of_crops_of_its_own_with_heads_learned_from_the_others():
+    """Stop 85 (`--read-widths`): the heads learn from one set of crops and read another (crops of one card size),
+    each crop read by heads and prototypes that never saw its card. Crops whose print is blurred past reading
+    (here: noise in place of the evidence) are read far worse than crops like those learned from, which shows that
+    the read set is what is read."""
+    cards, features, card_ids, part_rows, part_sets, silhouette = _crops(_names_the_parts, _names_the_parts, seed=7)
+    _, blurred, blurred_ids, _, _, _ = _crops(_noise, _noise, seed=8)
+    _, alike, alike_ids, _, _, _ = _crops(_names_the_parts, _names_the_parts, seed=9)
+    counts = {}
+    for name, read_set in (("alike", (alike, alike_ids)), ("blurred", (blurred, blurred_ids))):
+        counts[name] = cross_validate_parts(features, card_ids, part_rows, _no_stand_ins(features), cards, folds=4,
+                                            repeats=1, seed=7, silhouette_columns=silhouette, regulariser=1.0,
+                                            read_set=read_set)
+    for weight in PARTS_VOTE_WEIGHTS:
+        assert counts["alike"][weight]["read"] == counts["blurred"][weight]["read"] == len(alike_ids)
+        assert counts["alike"][weight]["wrong"] <= 0.01 * len(alike_ids), weight
+        assert counts["blurred"][weight]["wrong"] >= len(blurred_ids) / 3, weight
+
+
+def test_crops_read_surely_are_counted_as_the_stabiliser_would_trust_them():
+    """A crop is read surely where its combination's score (linear heads plus the vote, scaled back to 0-1, which
+    bounds the card's confidence in the pipeline) reaches MIN_CONFIDENCE, and at each of SURE_BARS where that does;
+    a higher bar trusts fewer. Where the print names the parts, nearly every crop is read surely and right; where
+    nothing shows, the heads learn only how common each part is, and the crops read surely are often wrong."""
+    from vision.crossval import SURE_BARS, parts_report
+    from vision.pipeline import PARTS_VOTE
+
+    clear, _ = _read(_names_the_parts, _names_the_parts, seed=10)
+    nothing, _ = _read(_noise, _noise, seed=11)
+    for weight in PARTS_VOTE_WEIGHTS:
+        assert clear[weight]["sure"] >= 0.95 * clear[weight]["read"], weight
+        assert clear[weight]["sure wrong"] <= clear[weight]["wrong"]
+        assert clear[weight]["sure wrong"] <= 0.01 * clear[weight]["sure"], weight
+        assert nothing[weight]["sure wrong"] >= 0.3 * nothing[weight]["sure"] > 0, weight
+        assert nothing[weight]["sure"] < 0.5 * nothing[weight]["read"], weight  # most scores fall short of the bar
+        assert nothing[weight][f"sure from {SURE_BARS[0]}"] < nothing[weight]["sure"], weight
+        trusted = [clear[weight]["sure"]] + [clear[weight][f"sure from {bar}"] for bar in SURE_BARS]
+        assert trusted == sorted(trusted, reverse=True)
+        assert all(clear[weight][f"sure wrong from {bar}"] <= clear[weight][f"sure from {bar}"] for bar in SURE_BARS)
+    report = parts_report(clear)
+    assert report.count("were they sure only from") == len(SURE_BARS)  # the bars, at the pipeline's weight only
+    assert f"vote weight {PARTS_VOTE} (the pipeline's PARTS_VOTE)" in report
