@@ -379,6 +379,16 @@ def shape_report(counts: dict[str, dict[str, Counter]]) -> str:
     return "\n".join(lines)
 
 
+def _fresh_crops(cards: list[CardFacts], samples: int, seed: int, widths: tuple[float, float], say, label: str = "",
+                 **options) -> tuple[dict, np.ndarray]:
+    """Crops of the training cards drawn afresh to be read, not learned from (`--read-widths`): `collect`'s rows of
+    `samples` crops of cards `widths` px long (with its further `options`) and each crop's card id."""
+    shown: list[int] = []
+    rows = collect(cards, samples, seed, use_scans=True, shown=shown, widths=widths, progress=every_quarter(
+        say, f"{samples} crops, {label}{widths[0]:g}-{widths[1]:g} px"), **options)
+    return rows, np.array(shown)
+
+
 def _shape_main(args, cards: list[CardFacts], rows: dict, card_ids: np.ndarray, stand_ins: dict, say) -> int:
     """`--head shape`: besides the crops in the scans' own colours, the model's other cameras (saturation) for the
     heads to learn from, and as many crops through each camera of SHAPE_PRINTINGS with turned hues to read."""
@@ -401,11 +411,9 @@ def _shape_main(args, cards: list[CardFacts], rows: dict, card_ids: np.ndarray, 
         if printing is None and args.read_widths is None:
             read_sets[name] = own
             continue
-        shown: list[int] = []
-        turned = collect(cards, args.samples, args.seed + 10 + index, use_scans=True, shown=shown, shapes=True,
-                         printing=printing, widths=widths,
-                         progress=every_quarter(say, f"{args.samples} crops, {name}, {widths[0]:g}-{widths[1]:g} px"))
-        read_sets[name] = (turned["legion"][0], turned[BADGE_SHAPE_HEAD][0], np.array(shown))
+        turned, shown = _fresh_crops(cards, args.samples, args.seed + 10 + index, widths, say, f"{name}, ",
+                                     shapes=True, printing=printing)
+        read_sets[name] = (turned["legion"][0], turned[BADGE_SHAPE_HEAD][0], shown)
     counts = cross_validate_shape(read_sets, learned, extra, cards, args.folds, args.repeats, args.seed)
     print(f"the legion by badge shape and colours together:\n{shape_report(counts)}", flush=True)
     return 0
@@ -473,11 +481,8 @@ def main(argv=None) -> int:
     if args.head == "parts":
         read_set = None
         if args.read_widths is not None:
-            read_shown: list[int] = []
-            widths = tuple(args.read_widths)
-            read_rows = collect(cards, args.samples, args.seed + 10, use_scans=True, shown=read_shown, widths=widths,
-                                progress=every_quarter(say, f"{args.samples} crops, {widths[0]:g}-{widths[1]:g} px"))
-            read_set = (read_rows["legion"][0], np.array(read_shown))
+            read_rows, read_shown = _fresh_crops(cards, args.samples, args.seed + 10, tuple(args.read_widths), say)
+            read_set = (read_rows["legion"][0], read_shown)
         for name, (columns, head_rise) in PART_HEADS_COMPARED.items():
             counts = cross_validate_parts(features, card_ids, {part: rows[part][1] for part in PARTS},
                                           {part: stand_ins[part] for part in PARTS}, cards, args.folds, args.repeats,
